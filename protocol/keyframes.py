@@ -118,3 +118,18 @@ def frame_time(frame: int, frame_rate: float) -> float:
 
 def frame_count(duration: float, frame_rate: float) -> int:
     return max(0, int(math.floor(duration * frame_rate + 0.5)))
+
+
+def check_interpolation(interpolation: Any) -> Any:
+    """`interpolation` if it is one the evaluator knows, else ValueError saying what is."""
+    if interpolation in INTERPOLATIONS:
+        return interpolation
+    if isinstance(interpolation, dict) and set(interpolation) == {"bezier"}:
+        points = interpolation["bezier"]
+        if (isinstance(points, list) and len(points) == 4
+                and all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in points)
+                and 0 <= points[0] <= 1 and 0 <= points[2] <= 1):
+            return {"bezier": list(points)}
+    raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, or "
+                     f'{{"bezier": [x1, y1, x2, y2]}} with x1 and x2 in 0..1), got '
+                     f"{interpolation!r}")
