@@ -1,0 +1,71 @@
+"""Compositing one comp at one time: its layers from the bottom (the last) to the top (the
+first), each through its matrix, effects, opacity, blend mode and track matte.
+
+The common case is cheap on purpose: an opaque-or-faded layer with the normal blend mode (or any
+blend mode on single-paint content) and no effects is drawn straight onto the canvas, with its
+opacity and blend mode on the paint. Only effects, mattes, and multi-draw content that is faded
+or blended pay for an offscreen layer (saveLayer), which costs a layer-sized buffer per frame.
+"""
+
+from __future__ import annotations
+
+import skia
+
+from protocol.transforms import is_visible, layer_matrix, layer_opacity
+from workers.compositor.blending import NORMAL, blend_mode, draw_matted, layer_paint
+from workers.compositor.context import RenderContext
+from workers.compositor.effects import layer_filter
+from workers.compositor.layer_kinds import KINDS
+
+
+def matte_is_visible(layer: dict, time: float) -> bool:
+    """A matte layer is used even when switched off, as in After Effects, where a matte's own
+    visibility is usually turned off; only its in and out points count."""
+    return is_visible({**layer, "enabled": True}, time)
+
+
+def draw_layers(canvas: skia.Canvas, ctx: RenderContext, comp: dict, time: float) -> None:
+    layers = comp.get("layers", [])
+    matte_sources = {index - 1 for index, layer in enumerate(layers)
+                     if index > 0 and layer.get("trackMatte")}
+    for index in range(len(layers) - 1, -1, -1):
+        if index in matte_sources:
+            continue  # a matte is not drawn itself
+        layer = layers[index]
+        if not is_visible(layer, time):
+            continue
+        matte = layer.get("trackMatte")
+        if matte and index > 0:
+            matte_layer = layers[index - 1]
+            draw_matted(
+                canvas, matte, blend_mode(layer.get("blendMode")),
+                lambda: draw_layer(canvas, ctx, comp, layer, time, blend=NORMAL),
+                lambda: matte_is_visible(matte_layer, time) and
+                draw_layer(canvas, ctx, comp, matte_layer, time, blend=NORMAL))
+        else:
+            draw_layer(canvas, ctx, comp, layer, time)
+
+
+def draw_layer(canvas: skia.Canvas, ctx: RenderContext, comp: dict, layer: dict, time: float,
+               *, blend: skia.BlendMode | None = None) -> None:
+    kind = KINDS.get(layer.get("type"))
+    if kind is None:
+        return  # a null, or a type this renderer does not know: nothing to draw
+    opacity = layer_opacity(layer, time)
+    if opacity <= 0.0:
+        return
+    if blend is None:
+        blend = blend_mode(layer.get("blendMode"))
+    image_filter = layer_filter(layer, time)
+    row0, row1, row2 = layer_matrix(comp, layer, time)
+    canvas.save()
+    canvas.concat(skia.Matrix.MakeAll(*row0, *row1, *row2))
+    if image_filter is None and (
+            (opacity == 1.0 and blend == NORMAL) or kind.single_paint(layer, time)):
+        kind.draw(canvas, ctx, comp, layer, time, {"opacity": opacity, "blend": blend})
+    else:
+        canvas.saveLayer(kind.bounds(ctx, comp, layer, time),
+                         layer_paint(opacity, blend, image_filter))
+        kind.draw(canvas, ctx, comp, layer, time, {"opacity": 1.0, "blend": NORMAL})
+        canvas.restore()
+    canvas.restore()

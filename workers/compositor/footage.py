@@ -1,0 +1,140 @@
+"""The per-worker footage cache: decoded stills and sequence frames, and open video decoders.
+
+A worker process lives for many frames and many jobs, so it keeps what is expensive to get
+again: decoded images (decoding a PNG costs more than drawing it) and one open decoder per video
+file (see video.py). Entries are keyed by path and the file's modification stamp, so a file
+replaced on disk is read again instead of shown stale. A file that cannot be read gives None;
+the caller reports it as missing and draws nothing, never raises.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import OrderedDict
+
+import skia
+
+from workers.compositor.video import DECODE_ERRORS, VideoDecoder
+
+# Decoded stills kept, in bytes of pixels: enough for a sequence's working set and a few
+# large plates, small enough that several workers fit in memory together.
+IMAGE_BUDGET_BYTES = 512 * 1024 * 1024
+# Open video files kept; each holds a demuxer, a decoder and one decoded frame.
+MAX_OPEN_VIDEOS = 8
+
+_FRAME_NUMBER = re.compile(r"\[(#+)\]")
+
+
+def sequence_path(pattern: str, number: int) -> str:
+    """`/shots/plate_[####].png` with 7 -> `/shots/plate_0007.png`."""
+    return _FRAME_NUMBER.sub(lambda m: str(number).zfill(len(m.group(1))), pattern)
+
+
+def _stamp(path: str):
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
+
+
+class FootageCache:
+    def __init__(self, image_budget_bytes: int = IMAGE_BUDGET_BYTES,
+                 max_open_videos: int = MAX_OPEN_VIDEOS):
+        self.image_budget_bytes = image_budget_bytes
+        self.max_open_videos = max_open_videos
+        self._images: OrderedDict = OrderedDict()  # path -> (stamp, image)
+        self._image_bytes = 0
+        self._videos: OrderedDict = OrderedDict()  # path -> (stamp, VideoDecoder)
+
+    def image(self, path: str) -> skia.Image | None:
+        stamp = _stamp(path)
+        if stamp is None:
+            return None
+        cached = self._images.get(path)
+        if cached is not None and cached[0] == stamp:
+            self._images.move_to_end(path)
+            return cached[1]
+        image = _decode_still(path)
+        if image is None:
+            return None
+        self._forget_image(path)
+        self._images[path] = (stamp, image)
+        self._image_bytes += _size_of(image)
+        while self._image_bytes > self.image_budget_bytes and len(self._images) > 1:
+            self._forget_image(next(iter(self._images)))
+        return image
+
+    def sequence_frame(self, pattern: str, number: int) -> tuple[str, skia.Image | None]:
+        path = sequence_path(pattern, number)
+        return path, self.image(path)
+
+    def video_frame(self, path: str, seconds: float) -> skia.Image | None:
+        decoder = self._decoder(path)
+        if decoder is None:
+            return None
+        try:
+            return decoder.image_at(seconds)
+        except DECODE_ERRORS:
+            self._forget_video(path)
+            return None
+
+    def video_size(self, path: str) -> tuple[int, int] | None:
+        decoder = self._decoder(path)
+        if decoder is None:
+            return None
+        return decoder.stream.codec_context.width, decoder.stream.codec_context.height
+
+    def close(self) -> None:
+        for path in list(self._videos):
+            self._forget_video(path)
+        self._images.clear()
+        self._image_bytes = 0
+
+    def _decoder(self, path: str) -> VideoDecoder | None:
+        stamp = _stamp(path)
+        if stamp is None:
+            self._forget_video(path)
+            return None
+        cached = self._videos.get(path)
+        if cached is not None and cached[0] == stamp:
+            self._videos.move_to_end(path)
+            return cached[1]
+        self._forget_video(path)
+        try:
+            decoder = VideoDecoder(path)
+        except (*DECODE_ERRORS, IndexError):
+            return None  # not a media file, or one without a video stream
+        self._videos[path] = (stamp, decoder)
+        while len(self._videos) > self.max_open_videos:
+            self._forget_video(next(iter(self._videos)))
+        return decoder
+
+    def _forget_image(self, path: str) -> None:
+        cached = self._images.pop(path, None)
+        if cached is not None:
+            self._image_bytes -= _size_of(cached[1])
+
+    def _forget_video(self, path: str) -> None:
+        cached = self._videos.pop(path, None)
+        if cached is not None:
+            try:
+                cached[1].close()
+            except DECODE_ERRORS:
+                pass
+
+
+def _decode_still(path: str) -> skia.Image | None:
+    data = skia.Data.MakeFromFileName(path)
+    if data is None:
+        return None
+    encoded = skia.Image.MakeFromEncoded(data)
+    if encoded is None:
+        return None
+    # Decode now, once: a lazily decoded image may be decoded again on every draw.
+    return encoded.makeRasterImage()
+
+
+def _size_of(image: skia.Image) -> int:
+    return image.width() * image.height() * 4

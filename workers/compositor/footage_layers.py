@@ -1,0 +1,83 @@
+"""Image and video layers: the footage item's picture for the layer's time, drawn in the
+content box `[0, 0, footage width, footage height]`.
+
+What is drawn depends on the footage's kind, not the layer's type: a still is the same at every
+time, a sequence and a video show the frame at the layer's own time `t - startTime`. Footage
+that cannot be read is reported by path through the context and draws nothing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import skia
+
+from protocol.transforms import layer_time
+from workers.compositor.context import RenderContext
+
+# Bilinear: exact at 100% on whole pixels (a still reproduces its source), smooth when scaled.
+SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kNone)
+
+
+def footage_image(ctx: RenderContext, layer: dict, time: float) -> skia.Image | None:
+    footage_id = layer.get("content", {}).get("footage")
+    item = ctx.footage.get(footage_id)
+    if item is None:
+        # No path to name: say which footage id the layer points at instead.
+        ctx.report_missing(f"footage {footage_id!r} (not in the project)")
+        return None
+    kind = item.get("kind", "image")
+    path = item.get("path", "")
+    cache = ctx.footage_cache
+    own_time = layer_time(layer, time)
+    if kind == "video":
+        image = cache.video_frame(path, own_time)
+    elif kind == "sequence":
+        path, image = cache.sequence_frame(path, _sequence_number(item, own_time))
+    else:
+        image = cache.image(path)
+    if image is None:
+        ctx.report_missing(path)
+    return image
+
+
+def _sequence_number(item: dict, own_time: float) -> int:
+    rate = float(item.get("frameRate") or 30.0)
+    index = max(0, int(math.floor(own_time * rate + 1e-6)))
+    count = item.get("frameCount")
+    if count:
+        index = min(index, int(count) - 1)
+    return int(item.get("firstFrame", 0) or 0) + index
+
+
+def footage_size(ctx: RenderContext, layer: dict) -> tuple[float, float] | None:
+    item = ctx.footage.get(layer.get("content", {}).get("footage"))
+    if item and item.get("width") and item.get("height"):
+        return float(item["width"]), float(item["height"])
+    return None
+
+
+def draw_footage(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: float,
+                 paint_args: dict) -> None:
+    image = footage_image(ctx, layer, time)
+    if image is None:
+        return
+    paint = skia.Paint(AntiAlias=True)
+    paint.setAlphaf(paint_args["opacity"])
+    paint.setBlendMode(paint_args["blend"])
+    size = footage_size(ctx, layer)
+    if size is None or size == (image.width(), image.height()):
+        canvas.drawImage(image, 0, 0, SAMPLING, paint)
+    else:
+        # A proxy or a replaced file of another size still fills the footage's box.
+        canvas.drawImageRect(image, skia.Rect.MakeWH(*size), SAMPLING, paint)
+
+
+def footage_box(ctx: RenderContext, layer: dict, time: float) -> skia.Rect | None:
+    size = footage_size(ctx, layer)
+    if size is None:
+        image = footage_image(ctx, layer, time)
+        if image is None:
+            return None
+        size = (image.width(), image.height())
+    return skia.Rect.MakeWH(*size)

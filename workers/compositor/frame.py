@@ -1,0 +1,146 @@
+"""The compositor's entry: one comp of a document snapshot, at one time, as straight RGBA.
+
+    render_frame(document, comp_id, time, *, footage=None, scale=1.0) -> RenderedFrame
+    render_to_surface(...) -> (skia.Surface, missing)   # no readback, for callers that encode
+                                                         # or scale with Skia themselves
+
+One raster surface per output size is kept for the life of the worker process and reused frame
+after frame: allocating and clearing a new 1920x1080 surface costs more than drawing a simple
+frame. The surface's pixels are RGBA premultiplied; when the comp's background is opaque every
+pixel is opaque, premultiplied equals straight, and the readback is a plain copy (the
+unpremultiplying conversion costs about 4 ms a 1080p frame here).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+import numpy as np
+import skia
+
+from protocol.colors import normalize_color
+from workers.compositor.comp import draw_layers
+from workers.compositor.context import RenderContext
+from workers.compositor.footage import FootageCache
+from workers.compositor.motion_blur import (average_premultiplied, motion_blur_settings,
+                                            sample_times)
+
+# Output sizes whose surface is kept: a render uses one, a preview worker a few (its max_side,
+# full size, a proxy); beyond that the least recently used is dropped.
+MAX_KEPT_SURFACES = 4
+
+
+@dataclass
+class RenderedFrame:
+    pixels: np.ndarray  # H x W x 4 uint8, straight (unpremultiplied) RGBA, C-contiguous
+    missing: list = field(default_factory=list)  # footage paths that could not be read
+
+
+_surfaces: OrderedDict = OrderedDict()
+_default_cache: list = []
+
+
+def default_footage_cache() -> FootageCache:
+    """The process-wide cache used when a caller passes none."""
+    if not _default_cache:
+        _default_cache.append(FootageCache())
+    return _default_cache[0]
+
+
+def output_size(comp: dict, scale: float) -> tuple[int, int]:
+    width = max(1, int(round(float(comp.get("width", 1920)) * scale)))
+    height = max(1, int(round(float(comp.get("height", 1080)) * scale)))
+    return width, height
+
+
+def _surface(width: int, height: int) -> skia.Surface:
+    surface = _surfaces.get((width, height))
+    if surface is None:
+        info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType,
+                                   skia.kPremul_AlphaType)
+        surface = skia.Surface.MakeRaster(info)
+        _surfaces[(width, height)] = surface
+        while len(_surfaces) > MAX_KEPT_SURFACES:
+            _surfaces.popitem(last=False)
+    else:
+        _surfaces.move_to_end((width, height))
+    return surface
+
+
+def _background(comp: dict, transparent: bool) -> skia.Color4f:
+    if transparent:
+        return skia.Color4f(0, 0, 0, 0)
+    return skia.Color4f(*normalize_color(comp.get("background", [0, 0, 0, 1])))
+
+
+def _draw(surface: skia.Surface, ctx: RenderContext, comp: dict, time: float, scale: float,
+          background: skia.Color4f) -> None:
+    canvas = surface.getCanvas()
+    canvas.resetMatrix()
+    canvas.clear(background)
+    canvas.save()
+    if scale != 1.0:
+        canvas.scale(scale, scale)
+    draw_layers(canvas, ctx, comp, time)
+    canvas.restore()
+
+
+def render_to_surface(document: dict, comp_id: str, time: float, *,
+                      footage: FootageCache | None = None, scale: float = 1.0,
+                      transparent: bool = False) -> tuple[skia.Surface, list]:
+    """Draw the frame into this process's surface for its size (valid until the next render of
+    that size) and return it with the missing footage. No motion blur: that needs readbacks."""
+    ctx = RenderContext.for_document(document, footage or default_footage_cache())
+    comp = ctx.find_comp(comp_id)
+    surface = _surface(*output_size(comp, scale))
+    _draw(surface, ctx, comp, time, scale, _background(comp, transparent))
+    return surface, ctx.missing
+
+
+def render_frame(document: dict, comp_id: str, time: float, *,
+                 footage: FootageCache | None = None, scale: float = 1.0,
+                 transparent: bool = False, out: np.ndarray | None = None) -> RenderedFrame:
+    """The comp `comp_id` (id or name) at comp time `time`, as straight RGBA.
+
+    `scale` renders at round(w*scale) x round(h*scale); `transparent` leaves the background
+    out; `out` (H x W x 4 uint8, C-contiguous) is filled and returned instead of a new array,
+    for callers that encode each frame before rendering the next.
+    """
+    ctx = RenderContext.for_document(document, footage or default_footage_cache())
+    comp = ctx.find_comp(comp_id)
+    width, height = output_size(comp, scale)
+    if out is None:
+        out = np.empty((height, width, 4), np.uint8)
+    elif out.shape != (height, width, 4) or out.dtype != np.uint8 or \
+            not out.flags["C_CONTIGUOUS"]:
+        raise ValueError(f"out must be a C-contiguous uint8 array of shape {(height, width, 4)}, "
+                         f"not {out.dtype} {out.shape}")
+    surface = _surface(width, height)
+    background = _background(comp, transparent)
+    opaque = background.fA >= 1.0
+    blur = motion_blur_settings(comp)
+    if blur is None:
+        _draw(surface, ctx, comp, time, scale, background)
+        _read(surface, out, straight=not opaque)
+    else:
+        samples, angle = blur
+        total = np.zeros((height, width, 4), np.uint32)
+        for sample_time in sample_times(time, float(comp.get("frameRate", 30)), samples, angle):
+            _draw(surface, ctx, comp, sample_time, scale, background)
+            _read(surface, out, straight=False)
+            total += out
+        average_premultiplied(total, samples, out)
+    return RenderedFrame(pixels=out, missing=ctx.missing)
+
+
+def _read(surface: skia.Surface, out: np.ndarray, *, straight: bool) -> None:
+    """Copy the surface into `out`: premultiplied as stored, or converted to straight alpha.
+    With `straight=False` on a frame that is not opaque the caller gets premultiplied data,
+    which only motion blur wants."""
+    height, width = out.shape[:2]
+    alpha = skia.kUnpremul_AlphaType if straight else skia.kPremul_AlphaType
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, alpha)
+    # The Pixmap does not keep `out` alive; `out` outlives it here.
+    if not surface.readPixels(skia.Pixmap(info, out, width * 4)):
+        raise RuntimeError(f"reading back a {width}x{height} frame failed")

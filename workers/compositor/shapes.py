@@ -1,0 +1,125 @@
+"""Solid and shape layers: geometry in the content box, filled and stroked.
+
+The content box is `[0, 0, w, h]` (docs/document.md, "Layer coordinates"). Rects and ellipses
+use Skia's own primitives rather than a path, which Skia draws faster and anti-aliases exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import skia
+
+from protocol.keyframes import value_at
+from workers.compositor.paints import color_paint, fill_paint, stroke_paint
+
+
+def solid_size(comp: dict, layer: dict, time: float) -> tuple[float, float]:
+    content = layer.get("content", {})
+    width = value_at(content.get("width"), time) or comp.get("width", 1920)
+    height = value_at(content.get("height"), time) or comp.get("height", 1080)
+    return float(width), float(height)
+
+
+def draw_solid(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
+               paint_args: dict) -> None:
+    width, height = solid_size(comp, layer, time)
+    paint = color_paint(value_at(layer.get("content", {}).get("color", [0, 0, 0, 1]), time),
+                        paint_args["opacity"])
+    paint.setBlendMode(paint_args["blend"])
+    canvas.drawRect(skia.Rect.MakeWH(width, height), paint)
+
+
+def shape_size(layer: dict, time: float) -> tuple[float, float]:
+    width, height = value_at(layer.get("content", {}).get("size", [100, 100]), time)
+    return float(width), float(height)
+
+
+def shape_single_paint(layer: dict, time: float) -> bool:
+    """True when the shape is filled or stroked, not both: one draw call, so the layer's
+    opacity can go in the paint without the stroke darkening where it overlaps the fill."""
+    content = layer.get("content", {})
+    has_fill = value_at(content.get("fill"), time) is not None
+    has_stroke = _stroke_width(content, time) > 0 and value_at(content.get("stroke"), time) \
+        is not None
+    return not (has_fill and has_stroke)
+
+
+def shape_outset(layer: dict, time: float) -> float:
+    """How far the stroke (and a miter join, up to Skia's default limit of 4) reaches outside
+    the content box."""
+    content = layer.get("content", {})
+    if value_at(content.get("stroke"), time) is None:
+        return 0.0
+    return _stroke_width(content, time) * 2.0
+
+
+def draw_shape(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
+               paint_args: dict) -> None:
+    content = layer.get("content", {})
+    width, height = shape_size(layer, time)
+    kind = content.get("shape", "rect")
+    draw = _primitive(canvas, kind, content, time, width, height)
+    fill = value_at(content.get("fill"), time)
+    if fill is not None:
+        paint = fill_paint(fill, paint_args["opacity"])
+        paint.setBlendMode(paint_args["blend"])
+        draw(paint)
+    stroke = value_at(content.get("stroke"), time)
+    stroke_width = _stroke_width(content, time)
+    if stroke is not None and stroke_width > 0:
+        paint = stroke_paint(stroke, stroke_width, value_at(content.get("strokeJoin"), time),
+                             value_at(content.get("strokeCap"), time), paint_args["opacity"])
+        paint.setBlendMode(paint_args["blend"])
+        draw(paint)
+
+
+def _stroke_width(content: dict, time: float) -> float:
+    return float(value_at(content.get("strokeWidth", 0), time) or 0)
+
+
+def _primitive(canvas: skia.Canvas, kind: str, content: dict, time: float, width: float,
+               height: float):
+    """A function that draws the shape's geometry with a given paint, so the geometry is built
+    once for the fill and the stroke alike."""
+    rect = skia.Rect.MakeWH(width, height)
+    if kind == "rect":
+        radius = float(value_at(content.get("cornerRadius", 0), time) or 0)
+        if radius > 0:
+            rrect = skia.RRect.MakeRectXY(rect, radius, radius)
+            return lambda paint: canvas.drawRRect(rrect, paint)
+        return lambda paint: canvas.drawRect(rect, paint)
+    if kind == "ellipse":
+        return lambda paint: canvas.drawOval(rect, paint)
+    path = shape_path(kind, content, time, width, height)
+    return lambda paint: canvas.drawPath(path, paint)
+
+
+def shape_path(kind: str, content: dict, time: float, width: float,
+               height: float) -> skia.Path:
+    """Polygon, star and free path geometry, in the content box."""
+    path = skia.Path()
+    points = value_at(content.get("points", 5), time)
+    if kind == "path":
+        if not isinstance(points, list) or len(points) < 2:
+            return path
+        path.moveTo(*points[0][:2])
+        for x, y in (point[:2] for point in points[1:]):
+            path.lineTo(x, y)
+        if value_at(content.get("closed", True), time):
+            path.close()
+        return path
+    corners = max(3, int(points)) if not isinstance(points, list) else 5
+    rx, ry = width / 2.0, height / 2.0
+    if kind == "star":
+        inner = float(value_at(content.get("innerRadius", 0.5), time))
+        vertices = [(rx * (1 if i % 2 == 0 else inner), ry * (1 if i % 2 == 0 else inner),
+                     i * math.pi / corners) for i in range(corners * 2)]
+    else:
+        vertices = [(rx, ry, i * 2 * math.pi / corners) for i in range(corners)]
+    # The first corner points straight up, as in every drawing tool.
+    for i, (sx, sy, angle) in enumerate(vertices):
+        x, y = rx + sx * math.sin(angle), ry - sy * math.cos(angle)
+        path.moveTo(x, y) if i == 0 else path.lineTo(x, y)
+    path.close()
+    return path

@@ -1,0 +1,93 @@
+"""One open video file, decoded forward with PyAV.
+
+A render walks its frames in order, so the decoder stays open between frames and the next frame
+is usually the next packet: decoding from the file's start (or even from the last key frame) for
+every frame would make a render quadratic in the clip's length. It seeks only when asked for a
+frame behind the one it holds, or far enough ahead that decoding forward would cost more than a
+seek.
+"""
+
+from __future__ import annotations
+
+import math
+
+import av
+import numpy as np
+import skia
+
+# Past this many frames ahead a seek (to the key frame before the target) is cheaper than
+# decoding every frame in between; below it, forward decoding avoids re-decoding a GOP.
+SEEK_AHEAD_FRAMES = 48
+
+# What a damaged or unsupported file raises while opening or decoding.
+DECODE_ERRORS = (av.FFmpegError, OSError, ValueError)
+
+
+class VideoDecoder:
+    def __init__(self, path: str):
+        self.path = path
+        self.container = av.open(path)
+        self.stream = self.container.streams.video[0]
+        self.stream.thread_type = "AUTO"
+        rate = self.stream.average_rate or self.stream.guessed_rate or 30
+        self.frame_rate = float(rate)
+        self.time_base = float(self.stream.time_base)
+        start = self.stream.start_time
+        self.start_seconds = start * self.time_base if start is not None else 0.0
+        frames = self.stream.frames
+        if not frames and self.stream.duration:
+            frames = int(round(self.stream.duration * self.time_base * self.frame_rate))
+        self.frame_count = frames or None
+        self._frames = None
+        self._index = -1
+        self._image: skia.Image | None = None
+
+    def close(self) -> None:
+        self._frames = None
+        self.container.close()
+
+    def image_at(self, seconds: float) -> skia.Image | None:
+        """The frame showing at `seconds` into the clip, clamped to the clip's frames."""
+        target = max(0, int(math.floor(seconds * self.frame_rate + 1e-6)))
+        if self.frame_count:
+            target = min(target, self.frame_count - 1)
+        if target == self._index and self._image is not None:
+            return self._image
+        if self._frames is None or target < self._index or \
+                target > self._index + SEEK_AHEAD_FRAMES:
+            self._seek(target)
+        return self._decode_until(target)
+
+    def _seek(self, target: int) -> None:
+        seconds = self.start_seconds + target / self.frame_rate
+        self.container.seek(int(seconds / self.time_base), stream=self.stream, backward=True,
+                            any_frame=False)
+        self._frames = self.container.decode(self.stream)
+        self._index = -1
+        self._image = None
+
+    def _decode_until(self, target: int) -> skia.Image | None:
+        for frame in self._frames:
+            index = self._frame_index(frame)
+            if index < target:
+                continue
+            # The first frame at or past the target: past it only when the file skips frames.
+            self._index = index
+            self._image = to_image(frame)
+            return self._image
+        # Ran off the end: the last frame decoded stands for every later time.
+        self._frames = None
+        return self._image
+
+    def _frame_index(self, frame: av.VideoFrame) -> int:
+        if frame.pts is None:
+            return self._index + 1
+        seconds = frame.pts * self.time_base - self.start_seconds
+        return int(round(seconds * self.frame_rate))
+
+
+def to_image(frame: av.VideoFrame) -> skia.Image:
+    # 'rgba' keeps the alpha of formats that carry it (ProRes 4444, VP9 with alpha).
+    pixels = np.ascontiguousarray(frame.to_ndarray(format="rgba"))
+    return skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+                                alphaType=skia.kUnpremul_AlphaType)
