@@ -44,11 +44,16 @@ class Tool:
     description: str
     input_schema: dict
     handler: Callable[[dict, "CallContext"], Any]
-    lane: str = "quick"  # "long": shell and blocking renders; "quick": everything else
+    # "quick", "long" (shells), "render" (a blocking render: the long lane, and it is let finish
+    # on stdin EOF), or a function of the call's arguments returning one of those.
+    lane: Any = "quick"
     read_only: bool = False
     destructive: bool = False
     idempotent: bool = False
     open_world: bool = False
+
+    def lane_for(self, arguments: dict) -> str:
+        return self.lane(arguments) if callable(self.lane) else self.lane
 
     def listing(self) -> dict:
         return {
@@ -94,6 +99,8 @@ class CallContext:
     request_id: Any = None
     cancelled: threading.Event = field(default_factory=threading.Event)
     report_progress: Callable[[float, float | None, str | None], None] | None = None
+    _on_cancel: list = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def progress(self, progress: float, total: float | None = None,
                  message: str | None = None) -> None:
@@ -101,6 +108,24 @@ class CallContext:
         strict monotonicity are enforced by the front door, so call it as often as is natural."""
         if self.report_progress is not None:
             self.report_progress(progress, total, message)
+
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Run `callback` when the call is cancelled (at once if it already is): how a wait on a
+        worker, a lock or a condition is woken rather than polled."""
+        with self._lock:
+            if not self.cancelled.is_set():
+                self._on_cancel.append(callback)
+                return
+        callback()
+
+    def cancel(self) -> None:
+        with self._lock:
+            if self.cancelled.is_set():
+                return
+            self.cancelled.set()
+            callbacks, self._on_cancel = self._on_cancel, []
+        for callback in callbacks:
+            callback()
 
     def check_cancelled(self) -> None:
         if self.cancelled.is_set():

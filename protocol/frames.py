@@ -1,0 +1,79 @@
+"""The wire between the supervisor and one worker: length-delimited msgpack frames.
+
+Each worker has its own socket pair, one writer per direction; nothing here is shared between
+workers, so a bad frame is an error on that worker's channel only. A frame is a 4-byte
+big-endian length, then a msgpack map whose "kind" says what it is:
+
+  supervisor → worker
+    job        {"id", "task", "payload"}   run a task; the worker runs one job at a time
+    cancel     {"id"}                      stop that job at its next safe point
+  worker → supervisor
+    ready      {"pid"}                     the worker is up and waiting for jobs
+    progress   {"id", "data"}              task-defined progress (frames done, output lines)
+    heartbeat  {"id"}                      the job is alive; absence past the deadline = wedged
+    log        {"record"}                  a logging record's dict, for logging.makeLogRecord
+    result     {"id", "value"}             the job finished
+    error      {"id", "message", "type"}   the job failed; message is a sentence for a person
+
+Sans-IO: `encode` makes bytes, `FrameReader.feed` takes bytes and returns whole frames. Both
+enforce MAX_FRAME, so an oversized or garbage frame is a `FrameError`, never a hang or a
+memory blow-up.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import msgpack
+
+# Large enough for a project document or a 4K preview PNG; small enough that a worker writing
+# garbage cannot make the supervisor allocate gigabytes.
+MAX_FRAME = 256 * 1024 * 1024
+HEADER = struct.Struct(">I")
+
+KINDS = frozenset({"job", "cancel", "ready", "progress", "heartbeat", "log", "result", "error"})
+
+
+class FrameError(Exception):
+    """The channel carried something that is not a valid frame; the channel is unusable."""
+
+
+def encode(frame: dict) -> bytes:
+    body = msgpack.packb(frame, use_bin_type=True)
+    if len(body) > MAX_FRAME:
+        raise FrameError(f"a {frame.get('kind')} frame of {len(body)} bytes is over the "
+                         f"{MAX_FRAME}-byte limit")
+    return HEADER.pack(len(body)) + body
+
+
+def decode_body(body: bytes) -> dict:
+    try:
+        frame = msgpack.unpackb(body, raw=False, strict_map_key=False)
+    except Exception as exc:  # msgpack raises several unrelated types for bad input
+        raise FrameError(f"a frame could not be decoded ({type(exc).__name__}: {exc})") from None
+    if not isinstance(frame, dict) or frame.get("kind") not in KINDS:
+        raise FrameError("a frame is not a map with a known \"kind\"")
+    return frame
+
+
+class FrameReader:
+    """Accumulates bytes from a channel and yields whole frames."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[dict]:
+        self._buffer += data
+        frames = []
+        while len(self._buffer) >= HEADER.size:
+            (length,) = HEADER.unpack_from(self._buffer)
+            if length > MAX_FRAME:
+                raise FrameError(f"a frame announces {length} bytes, over the "
+                                 f"{MAX_FRAME}-byte limit")
+            end = HEADER.size + length
+            if len(self._buffer) < end:
+                break
+            body = bytes(self._buffer[HEADER.size:end])
+            del self._buffer[:end]
+            frames.append(decode_body(body))
+        return frames

@@ -1,0 +1,61 @@
+"""`rendervisor mcp`: start the pieces in the right order, serve, and end within bounds.
+
+Order matters: the subreaper flag and the forkserver come first, while this process is still
+single-threaded, so no worker is ever forked from a multithreaded process; threads (the stdin
+reader, lanes, pre-warming) start only after.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import threading
+
+from supervisor import teardown
+from supervisor.cli import UsageError
+from supervisor.pool import Pool, make_context, worker_preload
+from supervisor.session import Options, Session
+
+
+def serve(args) -> int:
+    for root in args.read_root + args.write_root:
+        if not os.path.isdir(root):
+            raise UsageError(f"rendervisor mcp: the root {root} is not an existing folder; "
+                             "create it or fix the path")
+    logging.basicConfig(stream=sys.stderr, level=args.log_level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    options = Options(project=args.project, read_roots=args.read_root,
+                      write_roots=args.write_root, workers=args.workers,
+                      max_inflight=args.max_inflight, join_grace=args.join_grace,
+                      teardown_grace=args.teardown_grace, log_level=args.log_level)
+    teardown.become_subreaper()
+    preload = worker_preload()
+    context = make_context(preload)
+    pool = Pool(context, options.workers, options.teardown_grace, preload)
+    try:
+        session = Session(options, pool)
+    except Exception as exc:  # an unreadable --project: one line, exit 2
+        pool.close()
+        raise UsageError(f"rendervisor mcp: {exc}") from None
+
+    from supervisor.server import Server
+    import supervisor.tools  # noqa: F401  (registers the tools)
+
+    server = Server(session, sys.stdin.buffer, sys.stdout.buffer, options.max_inflight)
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: server.request_end("signal"))
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    pool.warm("preview")
+    pool.warm("shell")
+    threading.Thread(target=server.read_forever, daemon=True, name="stdin-reader").start()
+    while not server.ended.wait(3600):
+        pass
+    server.finish(options.join_grace, options.teardown_grace)
+    session.close()
+    pool.close()
+    logging.shutdown()
+    # os._exit: the stdin reader may still be blocked in a read that will never return, and
+    # interpreter shutdown would wait on it; everything worth flushing is flushed.
+    os._exit(0)

@@ -1,0 +1,157 @@
+"""Ending a job's whole process tree within a bound, and reaping what we own.
+
+The order matters (ARCHITECTURE.md, "Terminating a job"): the tree is snapshotted *before* the
+first signal, because a grandchild that called setsid leaves the job's process group and, once
+its parent dies, its place in the tree; only the snapshot still knows it. Each snapshotted
+process is held by a pidfd, so a pid recycled during the grace is never signalled.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import select
+import signal
+import threading
+import time
+from dataclasses import dataclass
+
+import psutil
+
+TEARDOWN_GRACE = 1.0  # seconds between the cooperative cancel and SIGKILL
+PR_SET_CHILD_SUBREAPER = 36
+# How long a background reaper keeps trying to collect a killed orphan. SIGKILL is immediate,
+# so this bound only matters on a machine stalled under load; it prevents a reaper thread that
+# waits forever on a pid that is, somehow, not ours.
+REAP_BOUND = 10.0
+
+
+def become_subreaper() -> bool:
+    """Orphans of our workers re-parent to us instead of init, so none lingers as a zombie."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass
+class Held:
+    pid: int
+    pidfd: int | None
+
+
+def snapshot(root_pid: int, include_root: bool = True) -> list[Held]:
+    """The process tree under root_pid, each process held by a pidfd where the kernel has them."""
+    try:
+        root = psutil.Process(root_pid)
+        processes = ([root] if include_root else []) + root.children(recursive=True)
+    except psutil.Error:
+        return []
+    held = []
+    for process in processes:
+        try:
+            pidfd = os.pidfd_open(process.pid)
+        except (OSError, AttributeError):
+            pidfd = None
+        try:
+            # The pid may have been recycled between listing and opening: check it is the same.
+            if pidfd is not None and psutil.Process(process.pid).create_time() != process.create_time():
+                os.close(pidfd)
+                continue
+        except psutil.Error:
+            if pidfd is not None:
+                os.close(pidfd)
+            continue
+        held.append(Held(process.pid, pidfd))
+    return held
+
+
+def signal_held(held: list[Held], signum: int) -> None:
+    for process in held:
+        try:
+            if process.pidfd is not None:
+                signal.pidfd_send_signal(process.pidfd, signum)
+            else:
+                os.kill(process.pid, signum)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+
+
+def kill_group(pgid: int | None) -> None:
+    if pgid:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+
+
+def release(held: list[Held]) -> None:
+    for process in held:
+        if process.pidfd is not None:
+            try:
+                os.close(process.pidfd)
+            except OSError:
+                pass
+            process.pidfd = None
+
+
+def kill_and_reap(held: list[Held], pgids: tuple[int, ...] = ()) -> None:
+    """SIGKILL the groups and every held process, then reap the ones that are our children (the
+    orphans that re-parented to us) in the background; the pidfds are closed once reaped."""
+    for pgid in pgids:
+        kill_group(pgid)
+    signal_held(held, signal.SIGKILL)
+    threading.Thread(target=_reap_owned, args=(held,), daemon=True, name="reaper").start()
+
+
+def _reap_owned(held: list[Held]) -> None:
+    """Wait (on the pidfds, which become readable when a process exits) for each held process to
+    end, and reap the ones that re-parented to us."""
+    deadline = time.monotonic() + REAP_BOUND
+    pending = list(held)
+    me = os.getpid()
+    while pending:
+        pending = [process for process in pending if not _gone_or_reaped(process, me)]
+        remaining = deadline - time.monotonic()
+        if not pending or remaining <= 0:
+            break
+        fds = [process.pidfd for process in pending if process.pidfd is not None]
+        if len(fds) == len(pending):
+            select.select(fds, [], [], remaining)
+        else:
+            time.sleep(0.02)  # no pidfds on this kernel: nothing to wait on but the clock
+    release(held)
+
+
+def _gone_or_reaped(process: Held, me: int) -> bool:
+    try:
+        parent = psutil.Process(process.pid).ppid()
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return True
+    if parent != me:
+        # Not ours to reap; its own parent will (or init will). Gone from our point of view once
+        # it is a zombie or dead.
+        try:
+            return psutil.Process(process.pid).status() == psutil.STATUS_ZOMBIE
+        except psutil.Error:
+            return True
+    try:
+        pid, _ = os.waitpid(process.pid, os.WNOHANG)
+        return pid != 0
+    except ChildProcessError:
+        return True
+    except OSError as exc:
+        return exc.errno != errno.EINTR
+
+
+def all_gone(pids: list[int]) -> bool:
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                return False
+        except psutil.NoSuchProcess:
+            continue
+    return True
