@@ -10,11 +10,11 @@ the caller reports it as missing and draws nothing, never raises.
 from __future__ import annotations
 
 import os
-import re
 from collections import OrderedDict
 
 import skia
 
+from protocol.sequences import sequence_path
 from workers.compositor.video import DECODE_ERRORS, VideoDecoder
 
 # Decoded stills kept, in bytes of pixels: enough for a sequence's working set and a few
@@ -22,14 +22,6 @@ from workers.compositor.video import DECODE_ERRORS, VideoDecoder
 IMAGE_BUDGET_BYTES = 512 * 1024 * 1024
 # Open video files kept; each holds a demuxer, a decoder and one decoded frame.
 MAX_OPEN_VIDEOS = 8
-
-_FRAME_NUMBER = re.compile(r"\[(#+)\]")
-
-
-def sequence_path(pattern: str, number: int) -> str:
-    """`/shots/plate_[####].png` with 7 -> `/shots/plate_0007.png`."""
-    return _FRAME_NUMBER.sub(lambda m: str(number).zfill(len(m.group(1))), pattern)
-
 
 def _stamp(path: str):
     try:
