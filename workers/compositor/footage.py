@@ -63,7 +63,7 @@ class FootageCache:
         return path, self.image(path)
 
     def video_frame(self, path: str, seconds: float) -> skia.Image | None:
-        decoder = self._decoder(path)
+        decoder = self.video_decoder(path)
         if decoder is None:
             return None
         try:
@@ -73,7 +73,7 @@ class FootageCache:
             return None
 
     def video_size(self, path: str) -> tuple[int, int] | None:
-        decoder = self._decoder(path)
+        decoder = self.video_decoder(path)
         if decoder is None:
             return None
         return decoder.stream.codec_context.width, decoder.stream.codec_context.height
@@ -84,7 +84,8 @@ class FootageCache:
         self._images.clear()
         self._image_bytes = 0
 
-    def _decoder(self, path: str) -> VideoDecoder | None:
+    def video_decoder(self, path: str) -> VideoDecoder | None:
+        """The open decoder for `path` (opened now if needed), or None if it cannot be read."""
         stamp = _stamp(path)
         if stamp is None:
             self._forget_video(path)

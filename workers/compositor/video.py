@@ -41,6 +41,8 @@ class VideoDecoder:
         self._frames = None
         self._index = -1
         self._image: skia.Image | None = None
+        # How often this decoder had to seek: a sequential render should need exactly one.
+        self.seeks = 0
 
     def close(self) -> None:
         self._frames = None
@@ -62,21 +64,27 @@ class VideoDecoder:
         seconds = self.start_seconds + target / self.frame_rate
         self.container.seek(int(seconds / self.time_base), stream=self.stream, backward=True,
                             any_frame=False)
+        self.seeks += 1
         self._frames = self.container.decode(self.stream)
         self._index = -1
         self._image = None
 
     def _decode_until(self, target: int) -> skia.Image | None:
+        last = None
         for frame in self._frames:
             index = self._frame_index(frame)
             if index < target:
+                last = (index, frame)
                 continue
             # The first frame at or past the target: past it only when the file skips frames.
             self._index = index
             self._image = to_image(frame)
             return self._image
-        # Ran off the end: the last frame decoded stands for every later time.
+        # Ran off the end (the file has fewer frames than it claims): the last frame decoded
+        # stands for every later time.
         self._frames = None
+        if last is not None:
+            self._index, self._image = last[0], to_image(last[1])
         return self._image
 
     def _frame_index(self, frame: av.VideoFrame) -> int:
