@@ -90,6 +90,14 @@ def unique_name(base: str, taken: set[str]) -> str:
     return f"{base} {number}"
 
 
+def numbered_name(base: str, taken: set[str]) -> str:
+    """The first free `base 1`, `base 2`, ... (After Effects' `Comp 1`, `Solid 2`)."""
+    number = 1
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"
+
+
 # ---------------------------------------------------------------------------------------------
 # Text form
 

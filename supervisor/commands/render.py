@@ -1,0 +1,55 @@
+"""Commands that render: comp.saveFrameAs, render.preRender, file.createProxy (and, in
+render_queue.py, renderQueue.render and renderQueue.stop).
+
+Rendering is the session's render service (another part of the supervisor), not the engine:
+these commands only declare their params and hand the call to
+`engine.render_service.<method>(engine, params, ctx)`, with `ctx` the tool call's context (or
+None) so progress and cancellation reach the render. They run without the document lock; the
+service takes `engine.snapshot()` when it starts.
+"""
+
+from __future__ import annotations
+
+from supervisor.commands.registry import COMP_REF, WRITE_PATH, CommandError, command, described
+from protocol.output_formats import FORMATS
+
+NOT_AVAILABLE = "rendering is not available in this session"
+
+
+def delegate(engine, method: str, params: dict, ctx) -> dict:
+    service = engine.render_service
+    if service is None:
+        raise CommandError(NOT_AVAILABLE + "; use rendervisor mcp or rendervisor render.")
+    return getattr(service, method)(engine, params, ctx)
+
+
+@command("comp.saveFrameAs", "Save a frame",
+         "Render one frame of a comp to a PNG file now, or (queue: true) add it to the render "
+         "queue as a one-frame item.",
+         {"comp": described(COMP_REF, "the comp (default: the only or first comp)"),
+          "time": {"type": "number", "description": "comp time in seconds (default 0)"},
+          "path": described(WRITE_PATH, "the PNG to write (default: [compName]_[time].png in "
+                                        "the project's folder)"),
+          "queue": {"type": "boolean", "description": "queue it instead of rendering now"}},
+         kind="render")
+def comp_save_frame_as(engine, params, ctx):
+    return delegate(engine, "save_frame_as", params, ctx)
+
+
+@command("render.preRender", "Pre-render a comp",
+         "Render a comp to a file, import the result as footage, and replace the comp's uses "
+         "as a precomp with that footage, so later renders read it instead of recomputing.",
+         {"comp": COMP_REF,
+          "output": described(WRITE_PATH, "the file to write (default beside the project)"),
+          "format": {"type": "string", "enum": list(FORMATS)}},
+         required=("comp",), kind="render")
+def render_pre_render(engine, params, ctx):
+    return delegate(engine, "pre_render", params, ctx)
+
+
+@command("file.createProxy", "Create a proxy",
+         "Render a half-resolution proxy of a comp and set it as the comp's proxy, for faster "
+         "previews.",
+         {"comp": COMP_REF}, required=("comp",), kind="render")
+def file_create_proxy(engine, params, ctx):
+    return delegate(engine, "create_proxy", params, ctx)

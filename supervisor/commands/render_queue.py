@@ -1,0 +1,175 @@
+"""Render queue commands: add, set, list, remove, duplicate, formats (document edits), and
+render, stop (delegated to the session's render service, see render.py).
+
+An item stores what it was given (docs/document.md, "Render queue items"); its `output` is made
+absolute when the item is added, by `resolve_output` below, the one place output naming is
+decided.
+"""
+
+from __future__ import annotations
+
+import os
+
+from protocol.document import new_queue_item
+from protocol.frame_spec import frames_of
+from protocol.keyframes import frame_count
+from protocol.output_formats import (DEFAULT_FORMAT, FORMATS, UnknownFormatError,
+                                     format_for_extension, formats_listing, output_format)
+from supervisor.commands.lookup import find_comp, find_item
+from supervisor.commands.overview import item_summary
+from supervisor.commands.registry import (COMP_REF, ITEM_REF, WRITE_PATH, CommandError, command,
+                                          described)
+from supervisor.commands.render import delegate
+
+ITEM_PARAMS = {
+    "output": described(WRITE_PATH, "the file (video) or pattern (sequence: [####] is the frame "
+                        "number, [compName] the comp's name); relative to the saved project's "
+                        "folder; default [compName].ext there"),
+    "format": {"type": "string", "enum": list(FORMATS), "description": "default: from the "
+               "output's extension, else h264"},
+    "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "
+               "comma list (0-29,60); null or absent: the whole comp"},
+    "skipExisting": {"type": "boolean", "description": "leave frames whose file exists"},
+    "codecOptions": {"type": "object", "description": 'passed to the encoder, e.g. {"preset": '
+                     '"veryfast", "crf": "20"}'},
+}
+
+
+def resolve_output(engine, comp: dict, output: str | None, format: str) -> str:
+    """The absolute output (path or pattern) an item writes.
+
+    >>> OUTPUT RESOLUTION HOOK <<<  This is the single place an item's output is named; it is to
+    be replaced by the shared function from protocol/output_names.py (default names, `_[#####]`
+    for sequences, numbering of clashing default names). Until then: an absolute output as
+    given; a relative one against the saved project's folder (the working directory while the
+    project is unsaved); none: `<comp name>.<ext>` there (`<comp name>_[#####].<ext>` for image
+    sequences)."""
+    folder = os.path.dirname(engine.project_path) if engine.project_path else os.getcwd()
+    if output is None:
+        spec = FORMATS[format]
+        pattern = "_[#####]" if spec.is_sequence else ""
+        output = f"{comp['name']}{pattern}{spec.extension}"
+    return os.path.normpath(os.path.join(folder, output))
+
+
+def _format(params: dict, output: str | None, current: str | None = None) -> str:
+    if "format" in params:
+        try:
+            return output_format(params["format"]).name
+        except UnknownFormatError as error:
+            raise CommandError(f"{error}.") from None
+    return current or (output and format_for_extension(output)) or DEFAULT_FORMAT
+
+
+def _frames(params: dict, comp: dict):
+    spec = params.get("frames")
+    if spec is not None:
+        frames_of(spec, frame_count(comp["duration"], comp["frameRate"]))  # refuses bad specs
+    return spec
+
+
+def _codec_options(params: dict) -> dict:
+    options = params.get("codecOptions") or {}
+    bad = [key for key, value in options.items()
+           if not isinstance(value, (str, int, float)) or isinstance(value, bool)]
+    if bad:
+        raise CommandError(f"codecOptions values are strings or numbers (as FFmpeg takes them); "
+                           f"{', '.join(map(repr, bad))} is not.")
+    return options
+
+
+@command("renderQueue.add", "Queue a render",
+         "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
+         "prores, vp9, gif), frames, skipExisting and encoder options. Returns {item, output} "
+         "with output resolved to an absolute path or pattern.",
+         {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
+def queue_add(engine, params, ctx):
+    doc = engine.doc
+    comp = find_comp(doc, params["comp"])
+    format = _format(params, params.get("output"))
+    output = resolve_output(engine, comp, params.get("output"), format)
+    engine.check_path(output, "write")
+    item = new_queue_item(doc, comp["id"], output, format, _frames(params, comp),
+                          params.get("skipExisting", False), _codec_options(params))
+    doc["renderQueue"].append(item)
+    return {"item": item["id"], "output": output, "format": format,
+            "index": len(doc["renderQueue"])}
+
+
+@command("renderQueue.set", "Change a queued render",
+         "Change a queue item's comp, output, format, frames, skipExisting or codecOptions; the "
+         "item is queued again.",
+         {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
+def queue_set(engine, params, ctx):
+    doc = engine.doc
+    item = find_item(doc, params["item"])
+    comp = find_comp(doc, params.get("comp", item["comp"]))
+    item["comp"] = comp["id"]
+    item["format"] = _format(params, params.get("output"), None if "output" in params
+                             else item["format"])
+    if "output" in params:
+        item["output"] = resolve_output(engine, comp, params["output"], item["format"])
+        engine.check_path(item["output"], "write")
+    if "frames" in params or "comp" in params:
+        item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
+    if "skipExisting" in params:
+        item["skipExisting"] = params["skipExisting"]
+    if "codecOptions" in params:
+        item["codecOptions"] = _codec_options(params)
+    item["status"] = "queued"
+    engine.item_progress.pop(item["id"], None)
+    return item_summary(engine, item)
+
+
+@command("renderQueue.list", "List the render queue",
+         "The queue's items in order, with comp, output, format, frames, status (queued, "
+         "rendering, done, failed, stopped) and progress while rendering.", kind="read")
+def queue_list(engine, params, ctx):
+    return {"items": [item_summary(engine, item) for item in engine.doc["renderQueue"]]}
+
+
+@command("renderQueue.remove", "Remove a queued render",
+         "Remove an item from the render queue.", {"item": ITEM_REF}, required=("item",))
+def queue_remove(engine, params, ctx):
+    item = find_item(engine.doc, params["item"])
+    engine.doc["renderQueue"].remove(item)
+    return {"removed": item["id"]}
+
+
+@command("renderQueue.duplicate", "Duplicate a queued render",
+         "A verbatim copy of an item (same comp, output, format, frames, options; a new id), "
+         "queued just after it.", {"item": ITEM_REF}, required=("item",))
+def queue_duplicate(engine, params, ctx):
+    doc = engine.doc
+    original = find_item(doc, params["item"])
+    copy_ = new_queue_item(doc, original["comp"], original["output"], original["format"],
+                           original["frames"], original["skipExisting"],
+                           original["codecOptions"])
+    doc["renderQueue"].insert(doc["renderQueue"].index(original) + 1, copy_)
+    return {"item": copy_["id"], "output": copy_["output"],
+            "index": doc["renderQueue"].index(copy_) + 1}
+
+
+@command("renderQueue.formats", "Output formats",
+         "The output formats: extension, whether it is an image sequence, codec, alpha, "
+         "profiles and default codec options.", kind="read")
+def queue_formats(engine, params, ctx):
+    return {"formats": formats_listing()}
+
+
+@command("renderQueue.render", "Render the queue",
+         "Render every queued item. wait (default true) blocks until done, with progress, and "
+         "returns {completed, failed, items: [{item, status, output, error?}]}; wait false "
+         "returns the ids being rendered at once (poll renderQueue.list, stop with "
+         "renderQueue.stop). Only one render runs at a time.",
+         {"wait": {"type": "boolean", "description": "block until done (default true)"}},
+         kind="render")
+def queue_render(engine, params, ctx):
+    return delegate(engine, "render", params, ctx)
+
+
+@command("renderQueue.stop", "Stop rendering",
+         "Stop the running render; finished items and frames are kept, partial files removed.",
+         kind="render")
+def queue_stop(engine, params, ctx):
+    return delegate(engine, "stop", params, ctx)

@@ -1,0 +1,351 @@
+"""The engine: the project document one session edits, its revision, its undo history, and the
+way every engine command runs.
+
+```
+  command_run / command_batch (quick lane threads)          render service (its own threads)
+        │                                                         │
+        ▼                                                         ▼
+  Engine.run(id, params) ── RLock ──► handler edits engine.doc    Engine.snapshot() ── RLock ──►
+        │                              (supervisor/commands/*)      (revision, copy of doc)
+        └─ before/after: snapshot for undo, revision += 1
+```
+
+Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot
+(ARCHITECTURE.md, "Rendering"). Undo is snapshot based: before each edit the whole document is
+copied (documents are small: kilobytes), which makes every command undoable by construction and
+lets a failed command be put back exactly. `revision` only ever grows, so (revision, snapshot)
+identifies a document state for the whole session; `nextId` never goes back on undo, so an id is
+never reused.
+
+The engine never does file I/O itself; project.open and project.save (supervisor/commands/
+project.py) do.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import supervisor.commands  # noqa: F401  (registers every command family)
+from protocol.document import DocumentError, new_document
+from protocol.frame_spec import FrameSpecError
+from supervisor.commands.registry import COMMANDS, CommandError, check_params
+
+__all__ = ["Engine", "CommandError", "HistoryStep"]
+
+# Undo steps kept. A step is one copy of the document; at a few kilobytes each this bounds the
+# history to a few megabytes, and an agent that needs more than this many undos is better served
+# by reopening its saved project.
+MAX_HISTORY = 200
+
+_REFERENCE = re.compile(r"^\$(\d+)(?:\.(.+))?$")
+
+
+@dataclass(frozen=True)
+class HistoryStep:
+    label: str
+    document: dict  # the document on the other side of this step (before it, on the undo stack)
+
+
+def copy_document(doc: dict) -> dict:
+    """An independent copy. JSON round trip: documents are JSON by definition, and this is
+    several times faster than copy.deepcopy on them."""
+    return json.loads(json.dumps(doc))
+
+
+class Engine:
+    def __init__(self, project_path: str | None = None):
+        self.lock = threading.RLock()
+        self.doc: dict = new_document()
+        self.revision = 0
+        self.saved_revision = 0
+        self.project_path: str | None = None
+        # Set by the session that owns rendering; None means renders are refused.
+        # Methods: render(engine, params, ctx), stop(engine, params, ctx),
+        # save_frame_as(engine, params, ctx), pre_render(engine, params, ctx),
+        # create_proxy(engine, params, ctx); each returns a JSON dict.
+        self.render_service: Any = None
+        # Set by a confined session: path_guard(path, mode) with mode "read" or "write" raises
+        # an exception whose message says which root rule failed. None: nothing is confined.
+        self.path_guard: Any = None
+        # Render progress of queue items, by item id: runtime state, not part of the document.
+        self.item_progress: dict[str, float] = {}
+        self._undo: list[HistoryStep] = []
+        self._redo: list[HistoryStep] = []
+        if project_path is not None:
+            self.run("project.open", {"path": project_path})
+
+    # -- running commands ----------------------------------------------------------------------
+
+    def run(self, command_id: str, params: dict | None = None, ctx: Any = None) -> dict:
+        """Run one engine command; its JSON result, or CommandError with a sentence."""
+        cmd = COMMANDS.get(command_id)
+        if cmd is None:
+            raise CommandError(unknown_command_message(command_id))
+        params = check_params(cmd, params)
+        if cmd.kind == "render":
+            return cmd.handler(self, params, ctx)
+        with self.lock:
+            if cmd.kind != "edit":
+                return _translated(cmd.handler, self, params, ctx)
+            before = copy_document(self.doc)
+            try:
+                result = _translated(cmd.handler, self, params, ctx)
+            except BaseException:
+                self.doc = before
+                raise
+            self.record_step(cmd.title, before)
+            return result
+
+    def batch(self, steps: Any, stop_on_error: bool = True, atomic: bool = False,
+              ctx: Any = None) -> dict:
+        """Run steps `[{id, params?}]` in order; `"$N.key"` in a step's params is step N's result
+        at `key` (a dotted path: `$0.layer`, `$1.items.0.output`; `$N` alone is the whole result).
+
+        Not atomic: each step is its own undo step; after a failure the rest are skipped unless
+        `stop_on_error` is false. Atomic: the document lock is held throughout, the batch is one
+        undo step, and the first failure puts the project back as it was before the batch (the
+        steps that had run are reported `rolledBack`)."""
+        steps = _checked_steps(steps)
+        if atomic:
+            renders = [s["id"] for s in steps if getattr(COMMANDS.get(s["id"]), "kind", "")
+                       == "render"]
+            if renders:
+                raise CommandError(f"{renders[0]} cannot run inside an atomic batch, because a "
+                                   "render must not hold the project locked; run it as its own "
+                                   "step in a batch that is not atomic.")
+            with self.lock:
+                saved = self._state()
+                report = self._run_steps(steps, stop_on_error=True, ctx=ctx)
+                if report["failed"]:
+                    self._restore(saved)
+                    for entry in report["results"]:
+                        if entry["status"] == "done":
+                            entry["status"] = "rolledBack"
+                    report["completed"] = 0
+                else:
+                    labels = ", ".join(s["id"] for s in steps)
+                    self._undo = saved["undo"]
+                    self._redo = []
+                    self._push_undo(HistoryStep(f"batch ({labels})", saved["doc"]))
+                report["rolledBack"] = bool(report["failed"])
+                return report
+        return self._run_steps(steps, stop_on_error=stop_on_error, ctx=ctx)
+
+    def _run_steps(self, steps: list[dict], stop_on_error: bool, ctx: Any) -> dict:
+        results: list[dict] = []
+        completed = failed = 0
+        for index, step in enumerate(steps):
+            entry: dict = {"step": index, "id": step["id"]}
+            if failed and stop_on_error:
+                entry["status"] = "skipped"
+                results.append(entry)
+                continue
+            try:
+                params = resolve_references(step.get("params") or {}, results, index)
+                entry["result"] = self.run(step["id"], params, ctx)
+                entry["status"] = "done"
+                completed += 1
+            except CommandError as error:
+                entry["status"] = "failed"
+                entry["error"] = str(error)
+                failed += 1
+            results.append(entry)
+        return {"completed": completed, "failed": failed, "results": results}
+
+    # -- snapshots, history --------------------------------------------------------------------
+
+    def snapshot(self) -> tuple[int, dict]:
+        """(revision, an independent copy of the document) for a render or a preview."""
+        with self.lock:
+            return self.revision, copy_document(self.doc)
+
+    def record_step(self, label: str, before: dict) -> None:
+        """Record an edit made to `doc` since `before`: one undo step, a new revision."""
+        with self.lock:
+            self._push_undo(HistoryStep(label, before))
+            self._redo.clear()
+            self.revision += 1
+
+    def edit_quietly(self, change) -> Any:
+        """Apply `change(doc)` under the lock as a new revision but not an undo step: for state
+        the user did not author, such as a queue item's status set by a render."""
+        with self.lock:
+            result = change(self.doc)
+            self.revision += 1
+            return result
+
+    def replace_document(self, doc: dict, project_path: str | None) -> None:
+        """A new or opened project: a fresh history, as in any editor."""
+        with self.lock:
+            self.doc = doc
+            self.project_path = project_path
+            self._undo.clear()
+            self._redo.clear()
+            self.item_progress.clear()
+            self.revision += 1
+            self.saved_revision = self.revision if project_path else -1
+
+    def undo(self, steps: int = 1) -> list[str]:
+        with self.lock:
+            return self._travel(self._undo, self._redo, steps)
+
+    def redo(self, steps: int = 1) -> list[str]:
+        with self.lock:
+            return self._travel(self._redo, self._undo, steps)
+
+    def history(self) -> dict:
+        with self.lock:
+            return {"undo": [step.label for step in reversed(self._undo)],
+                    "redo": [step.label for step in reversed(self._redo)],
+                    "revision": self.revision}
+
+    @property
+    def modified(self) -> bool:
+        return self.revision != self.saved_revision
+
+    def catalog(self, filter: str | None = None, enabled_only: bool = False,
+                schemas: bool = False, compact: bool = False) -> dict:
+        """The command catalog, as command_list and rendervisor://commands give it."""
+        entries: list = []
+        needle = (filter or "").lower()
+        for cmd in COMMANDS.values():
+            enabled = cmd.kind != "render" or self.render_service is not None
+            if enabled_only and not enabled:
+                continue
+            if needle and needle not in f"{cmd.id} {cmd.title} {cmd.description}".lower():
+                continue
+            if compact:
+                entries.append(cmd.signature() + ("" if enabled else "  (disabled)"))
+                continue
+            entry = {"id": cmd.id, "title": cmd.title, "description": cmd.description,
+                     "params": cmd.signature().partition(" ")[2], "mutates": cmd.mutates,
+                     "enabled": enabled}
+            if not enabled:
+                entry["disabledReason"] = "rendering is not available in this session"
+            if schemas:
+                entry["schema"] = cmd.schema()
+            entries.append(entry)
+        return {"count": len(entries), "commands": entries}
+
+    def check_path(self, path: str, mode: str) -> None:
+        """Refuse a path confinement does not allow (no-op when the session is not confined)."""
+        if self.path_guard is not None:
+            try:
+                self.path_guard(path, mode)
+            except CommandError:
+                raise
+            except Exception as error:  # the guard's own error type: its message is the report
+                raise CommandError(str(error)) from None
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _push_undo(self, step: HistoryStep) -> None:
+        self._undo.append(step)
+        del self._undo[:-MAX_HISTORY]
+
+    def _travel(self, source: list[HistoryStep], target: list[HistoryStep],
+                steps: int) -> list[str]:
+        if steps < 1:
+            raise CommandError(f"steps must be 1 or more, got {steps}.")
+        if len(source) < steps:
+            raise CommandError(f"there {'is' if len(source) == 1 else 'are'} only "
+                               f"{len(source)} step{'s' if len(source) != 1 else ''} to go "
+                               f"back through, not {steps}; edit.history lists them.")
+        labels = []
+        for _ in range(steps):
+            step = source.pop()
+            target.append(HistoryStep(step.label, self.doc))
+            next_id = max(self.doc["nextId"], step.document["nextId"])
+            self.doc = copy_document(step.document)
+            self.doc["nextId"] = next_id
+            labels.append(step.label)
+        self.revision += 1
+        return labels
+
+    def _state(self) -> dict:
+        return {"doc": copy_document(self.doc), "undo": list(self._undo),
+                "redo": list(self._redo), "project_path": self.project_path,
+                "saved_revision": self.saved_revision}
+
+    def _restore(self, saved: dict) -> None:
+        next_id = self.doc["nextId"]
+        self.doc = saved["doc"]
+        self.doc["nextId"] = max(next_id, self.doc["nextId"])
+        self._undo, self._redo = saved["undo"], saved["redo"]
+        self.project_path = saved["project_path"]
+        self.saved_revision = saved["saved_revision"]
+        self.revision += 1
+
+
+def _translated(handler, engine: Engine, params: dict, ctx: Any) -> dict:
+    """Run a handler, turning the protocol layer's own errors (a bad color, a bad frame spec, a
+    document that fails validation) into CommandErrors with the same sentence."""
+    try:
+        return handler(engine, params, ctx)
+    except (DocumentError, FrameSpecError) as error:
+        raise CommandError(_sentence(str(error))) from None
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith(".") else text + "."
+
+
+def unknown_command_message(command_id: Any) -> str:
+    close = difflib.get_close_matches(str(command_id), list(COMMANDS), n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return f"there is no engine command {command_id!r}; {hint}command_list lists them all."
+
+
+def _checked_steps(steps: Any) -> list[dict]:
+    if not isinstance(steps, list) or not steps:
+        raise CommandError('steps must be a non-empty list of {"id": ..., "params": {...}}.')
+    for index, step in enumerate(steps):
+        if not isinstance(step, dict) or not isinstance(step.get("id"), str):
+            raise CommandError(f'step {index} must be an object {{"id": "command.id", '
+                               f'"params": {{...}}}}, got {step!r}.')
+        extra = set(step) - {"id", "params"}
+        if extra:
+            raise CommandError(f"step {index} has {', '.join(sorted(map(repr, extra)))}; a step "
+                               "takes only id and params.")
+        if step.get("params") is not None and not isinstance(step["params"], dict):
+            raise CommandError(f"step {index}'s params must be an object.")
+    return steps
+
+
+def resolve_references(value: Any, results: list[dict], current: int) -> Any:
+    """`value` with every string exactly `"$N"` or `"$N.key.path"` replaced by step N's result
+    (or the value at that dotted path in it; a list is indexed by a number segment)."""
+    if isinstance(value, dict):
+        return {key: resolve_references(item, results, current) for key, item in value.items()}
+    if isinstance(value, list):
+        return [resolve_references(item, results, current) for item in value]
+    if not isinstance(value, str):
+        return value
+    match = _REFERENCE.match(value)
+    if not match:
+        return value
+    number = int(match.group(1))
+    if number >= current:
+        raise CommandError(f"{value} refers to step {number}, which has not run before step "
+                           f"{current}; a step can only use earlier steps' results.")
+    source = results[number]
+    if source.get("status") != "done":
+        raise CommandError(f"{value} refers to step {number}, which "
+                           f"{source.get('status', 'did not run')}; it has no result to use.")
+    found: Any = source["result"]
+    path = match.group(2)
+    for segment in path.split(".") if path else []:
+        if isinstance(found, dict) and segment in found:
+            found = found[segment]
+        elif isinstance(found, list) and segment.isdigit() and int(segment) < len(found):
+            found = found[int(segment)]
+        else:
+            keys = ", ".join(found) if isinstance(found, dict) else type(found).__name__
+            raise CommandError(f"{value}: step {number}'s result has no {segment!r} (it has "
+                               f"{keys}).")
+    return found
