@@ -12,6 +12,7 @@ import math
 
 import skia
 
+from protocol.colors import normalize_color
 from protocol.effects import EFFECTS
 from protocol.keyframes import value_at
 from workers.compositor.paints import color4f
@@ -58,7 +59,7 @@ def _drop_shadow(params: dict, source):
 
 def _fill(params: dict, source):
     amount = _fraction(params["opacity"])
-    r, g, b, _ = color4f(params["color"]).vec()
+    r, g, b, _ = normalize_color(params["color"])
     keep = 1.0 - amount
     matrix = [keep, 0, 0, 0, amount * r,
               0, keep, 0, 0, amount * g,
@@ -69,8 +70,8 @@ def _fill(params: dict, source):
 
 def _tint(params: dict, source):
     amount = _fraction(params["amount"])
-    black = color4f(params["black"]).vec()
-    white = color4f(params["white"]).vec()
+    black = normalize_color(params["black"])
+    white = normalize_color(params["white"])
     matrix = []
     for channel in range(3):
         span = white[channel] - black[channel]
