@@ -1,0 +1,103 @@
+"""The output formats a render queue item can write: the table behind `renderQueue.formats`.
+
+Both sides read it: the supervisor to name outputs and answer `renderQueue.formats`, the
+render workers' exporter to pick an encoder. It is data only, so the two can never disagree
+about an extension or a default; how each format is actually encoded lives in
+workers/exporter/. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class OutputFormat:
+    name: str
+    extension: str  # with its dot, as it appears at the end of an output name
+    is_sequence: bool  # one file per frame (a pattern with [####]) rather than one video file
+    codec: str  # the FFmpeg encoder, as PyAV names it
+    alpha: bool  # whether some profile of the format keeps the alpha channel
+    description: str
+    # Profile name -> whether that profile keeps alpha; empty when the format has no profiles.
+    profiles: dict[str, bool] = field(default_factory=dict)
+    default_profile: str | None = None
+    # Passed to the encoder unless the item's codecOptions say otherwise.
+    default_codec_options: dict[str, str] = field(default_factory=dict)
+
+
+FORMATS: dict[str, OutputFormat] = {
+    f.name: f
+    for f in (
+        OutputFormat("png", ".png", True, "png", True,
+                     "PNG image sequence, 8 bits per channel, lossless, with alpha"),
+        OutputFormat("jpeg", ".jpg", True, "mjpeg", False,
+                     "JPEG image sequence; alpha is composited over black",
+                     default_codec_options={"qscale": "2"}),
+        OutputFormat("h264", ".mp4", False, "libx264", False,
+                     "H.264 in MP4, yuv420p unless codecOptions set pix_fmt",
+                     default_codec_options={"preset": "medium", "crf": "18"}),
+        OutputFormat("hevc", ".mp4", False, "libx265", False,
+                     "H.265/HEVC in MP4 (tagged hvc1 so Apple players open it)",
+                     default_codec_options={"preset": "medium", "crf": "20"}),
+        OutputFormat("prores", ".mov", False, "prores_ks", True,
+                     "Apple ProRes in QuickTime; profile 4444 keeps alpha",
+                     profiles={"proxy": False, "lt": False, "standard": False, "hq": False,
+                               "4444": True},
+                     default_profile="hq"),
+        OutputFormat("vp9", ".webm", False, "libvpx-vp9", True,
+                     "VP9 in WebM with alpha (yuva420p)",
+                     default_codec_options={"crf": "30", "b": "0", "deadline": "good",
+                                            "cpu-used": "4"}),
+        OutputFormat("gif", ".gif", False, "gif", False,
+                     "Animated GIF, 256 colours per frame; alpha is composited over black; "
+                     "frame times are whole hundredths of a second, as GIF stores them"),
+    )
+}
+
+DEFAULT_FORMAT = "h264"
+
+
+class UnknownFormatError(ValueError):
+    """A format name that is not in FORMATS; the message lists the ones that are."""
+
+
+def output_format(name: str) -> OutputFormat:
+    """The format called `name`, or an error sentence listing the accepted names."""
+    try:
+        return FORMATS[name]
+    except (KeyError, TypeError):
+        raise UnknownFormatError(
+            f"unknown output format {name!r}; use one of {', '.join(FORMATS)}") from None
+
+
+def format_for_extension(path: str) -> str | None:
+    """The format an output name's extension implies (`.mov` -> prores), or None.
+
+    `.mp4` implies h264, the common choice; hevc has to be asked for by name."""
+    lowered = path.lower()
+    if lowered.endswith(".jpeg"):
+        return "jpeg"
+    for f in FORMATS.values():
+        if lowered.endswith(f.extension) and not (f.name == "hevc"):
+            return f.name
+    return None
+
+
+def formats_listing() -> list[dict]:
+    """`renderQueue.formats`' result: every format with its extension, codec, alpha support,
+    profiles and default codec options, in plain JSON types."""
+    return [
+        {
+            "format": f.name,
+            "extension": f.extension,
+            "sequence": f.is_sequence,
+            "codec": f.codec,
+            "alpha": f.alpha,
+            "description": f.description,
+            "profiles": [{"name": p, "alpha": a} for p, a in f.profiles.items()],
+            "defaultProfile": f.default_profile,
+            "defaultCodecOptions": dict(f.default_codec_options),
+        }
+        for f in FORMATS.values()
+    ]

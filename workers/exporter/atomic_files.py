@@ -1,0 +1,33 @@
+"""Temporary names next to a final output, and the rename that puts one in place.
+
+A final path only ever holds a complete file: frames and videos are written under a hidden
+temporary name in the same folder (so the rename stays on one filesystem and is atomic), then
+renamed over the final name. A reader never sees a half-written frame or a video without its
+index, and a crash leaves only a recorded temporary that cleanup removes.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+
+from workers.exporter.opened_files import OpenedFiles
+
+TEMPORARY_SUFFIX = ".part"
+
+
+def temporary_path(final_path: str, label: str = "") -> str:
+    """A fresh hidden name in `final_path`'s folder, unique across workers and renders.
+
+    The random part keeps two workers (or two machines sharing a folder) from ever writing
+    into the same temporary."""
+    folder, name = os.path.split(os.path.abspath(final_path))
+    tag = f".{label}" if label else ""
+    return os.path.join(folder, f".{name}{tag}.{secrets.token_hex(6)}{TEMPORARY_SUFFIX}")
+
+
+def publish(temporary: str, final_path: str, opened: OpenedFiles) -> None:
+    """Rename a finished temporary onto its final name; the record follows the file."""
+    opened.add(final_path)
+    os.replace(temporary, final_path)
+    opened.forget(temporary)

@@ -1,0 +1,114 @@
+"""Writing image sequence frames (png, jpeg): one file per frame, each written under a
+temporary name in its folder and renamed into place, so a final frame name never holds a
+half-written image, whatever moment a render is cancelled or a worker killed.
+
+PNG is lossless and deterministic: the same frame gives the same bytes in any worker.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from typing import Callable, Iterable
+
+import av
+import numpy as np
+
+from protocol.output_formats import output_format
+from protocol.output_names import frame_path
+from workers.exporter.atomic_files import publish, temporary_path
+from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.pixels import check_frame, video_frame
+from workers.exporter.video_encoders import CodecOptionError
+
+PIXEL_FORMATS = {"png": "rgba", "jpeg": "yuvj444p"}
+
+
+class ImageEncoder:
+    """Encodes frames of one size to PNG or JPEG bytes with an item's codecOptions.
+
+    JPEG's `qscale` (1 best .. 31 smallest, default 2) is FFmpeg's `-q:v`; PyAV cannot set a
+    frame's quality, so it is applied as equal minimum and maximum quantisers, the same
+    thing for an intra-only encoder."""
+
+    def __init__(self, fmt: str, width: int, height: int,
+                 codec_options: dict | None = None) -> None:
+        spec = output_format(fmt)
+        if not spec.is_sequence:
+            raise ValueError(f"{fmt} is a video format, not an image sequence format")
+        options = {**spec.default_codec_options,
+                   **{str(k): str(v) for k, v in (codec_options or {}).items()}}
+        self.pix_fmt = options.pop("pix_fmt", PIXEL_FORMATS[fmt])
+        if fmt == "jpeg":
+            quality = options.pop("qscale")
+            if not quality.isdigit() or not 1 <= int(quality) <= 31:
+                raise CodecOptionError(f"jpeg qscale {quality!r} is not a whole number from 1 "
+                                       "(best) to 31 (smallest); 2 is the default")
+            options.update(qmin=quality, qmax=quality)
+        self.fmt = fmt
+        self.keep_alpha = spec.alpha
+        self.width, self.height = width, height
+        self._ctx = av.CodecContext.create(spec.codec, "w")
+        self._ctx.width, self._ctx.height = width, height
+        self._ctx.pix_fmt = self.pix_fmt
+        self._ctx.time_base = Fraction(1, 25)  # required by the API; an image has no time
+        self._ctx.options = options
+        try:
+            self._ctx.open()
+        except av.error.FFmpegError as error:
+            raise CodecOptionError(f"the {fmt} encoder refused codecOptions {codec_options} "
+                                   f"with pixel format {self.pix_fmt}: {error}; check the "
+                                   "item's codecOptions") from None
+
+    def encode(self, rgba: np.ndarray) -> bytes:
+        check_frame(rgba, self.width, self.height)
+        frame = video_frame(rgba, self.keep_alpha, self.pix_fmt)
+        packets = self._ctx.encode(frame)
+        return b"".join(bytes(p) for p in packets)
+
+
+def write_image(data: bytes, final_path: str, opened: OpenedFiles) -> None:
+    """Write one encoded frame to `final_path` through a recorded temporary."""
+    opened.make_folders(final_path)
+    temporary = opened.add(temporary_path(final_path))
+    # O_EXCL: a temporary name that somehow exists belongs to someone else; never write into it.
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
+    publish(temporary, final_path, opened)
+
+
+def frames_to_write(pattern: str, frames: Iterable[int], skip_existing: bool) -> list[int]:
+    """The frames a sequence item still has to render: all of them, or with skipExisting
+    those whose final file does not exist (the others are neither rendered nor written)."""
+    if not skip_existing:
+        return list(frames)
+    return [frame for frame in frames if not os.path.exists(frame_path(pattern, frame))]
+
+
+def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: str,
+                   codec_options: dict | None = None, opened: OpenedFiles | None = None,
+                   skip_existing: bool = False,
+                   on_frame: Callable[[int], None] | None = None) -> list[str]:
+    """Write (comp frame number, RGBA array) pairs to the files `pattern` names; returns
+    the files written.
+
+    With skip_existing a frame whose file exists when its turn comes is not written (pass
+    only `frames_to_write`'s frames to avoid rendering it at all). Raising from the frames
+    iterator or from `on_frame` stops between frames; every file written so far is in
+    `opened`."""
+    opened = opened if opened is not None else OpenedFiles()
+    encoder = None
+    written = []
+    for number, rgba in frames:
+        path = frame_path(pattern, number)
+        if skip_existing and os.path.exists(path):
+            continue
+        if encoder is None:
+            check_frame(rgba)
+            encoder = ImageEncoder(fmt, rgba.shape[1], rgba.shape[0], codec_options)
+        write_image(encoder.encode(rgba), path, opened)
+        written.append(path)
+        if on_frame is not None:
+            on_frame(number)
+    return written

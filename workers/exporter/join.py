@@ -1,0 +1,125 @@
+"""Joining a video's segments into its final file by stream copy.
+
+Packets are copied as they are (no decode, no re-encode) into a temporary file next to the
+final path, which is renamed into place only when complete: the final name never holds a
+partial video. The first segment's stream header (codec parameters and extradata) serves
+all segments, which holds because every segment comes from an identically configured encoder
+(see video_encoders.py); a segment whose header differs is refused rather than joined into a
+file that players would decode wrongly.
+"""
+
+from __future__ import annotations
+
+import os
+
+import av
+
+from workers.exporter.atomic_files import publish, temporary_path
+from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.video_encoders import CONTAINERS, SEGMENT_CONTAINERS, exact_rate, stamp
+
+
+GIF_SIGNATURES = (b"GIF87a", b"GIF89a")
+
+
+class JoinError(RuntimeError):
+    """Segments that cannot be joined into one video; the message names the segment."""
+
+
+def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rate,
+                  opened: OpenedFiles | None = None, remove_segments: bool = True) -> int:
+    """Copy the segments' packets, in order, into `final_path`; returns the frame count.
+
+    The segments must follow each other without gap or overlap, the first starting at the
+    video's frame 0. `final_path` appears only when complete, and is recorded in `opened`
+    (call `opened.keep([final_path])` once the item counts as done). The segments are then
+    removed (and forgotten) unless `remove_segments` is False; on an error they stay, for the
+    record's cleanup."""
+    if not segment_paths:
+        raise JoinError(f"no segments to join into {final_path}; render at least one frame")
+    opened = opened if opened is not None else OpenedFiles()
+    rate = exact_rate(frame_rate)
+    opened.make_folders(final_path)
+    temporary = opened.add(temporary_path(final_path))
+    frame_count = 0
+    gif_header = b""
+    with av.open(temporary, "w", format=CONTAINERS[fmt]) as output:
+        out_stream = None
+        extradata = None
+        for path in segment_paths:
+            with av.open(path) as segment:
+                stream = segment.streams.video[0]
+                if out_stream is None:
+                    out_stream = output.add_stream_from_template(stream)
+                    out_stream.time_base = 1 / rate
+                    if SEGMENT_CONTAINERS[fmt] == CONTAINERS[fmt]:
+                        # The template drops the tag, and the muxer's default would say
+                        # hev1 for hvc1 and ProRes HQ for every ProRes profile.
+                        out_stream.codec_tag = stream.codec_context.codec_tag
+                    output.start_encoding()
+                    extradata = stream.codec_context.extradata
+                elif stream.codec_context.extradata != extradata:
+                    raise JoinError(f"segment {path} was encoded with different settings "
+                                    "from the first segment; encode every segment of a video "
+                                    "with the same format and codecOptions")
+                first_in_segment = True
+                for packet in segment.demux(stream):
+                    if packet.size == 0 or packet.pts is None:
+                        continue  # the demuxer's end-of-stream marker
+                    if first_in_segment:
+                        _check_segment_start(packet, path, frame_count, rate)
+                        first_in_segment = False
+                    if fmt == "gif" and frame_count == 0:
+                        gif_header = _gif_header(bytes(packet))
+                    elif fmt == "gif":
+                        packet = _without_gif_header(packet, gif_header, path)
+                    packet.stream = out_stream
+                    stamp(packet, frame_count, rate, out_stream)
+                    output.mux(packet)
+                    frame_count += 1
+    publish(temporary, final_path, opened)
+    if remove_segments:
+        for path in segment_paths:
+            os.unlink(path)
+            opened.forget(path)
+    return frame_count
+
+
+def _check_segment_start(packet: av.Packet, path: str, expected: int, rate) -> None:
+    if not packet.is_keyframe:
+        raise JoinError(f"segment {path} does not start on a key frame, so it cannot be joined "
+                        "by copy; encode it with encode_segment")
+    # Containers store times in their own units (MP4 rounds an edit list to milliseconds);
+    # the frame index is the nearest whole frame.
+    index = round(packet.pts * packet.time_base * rate)
+    if index != expected:
+        raise JoinError(f"segment {path} starts at frame {index} but the segments before it "
+                        f"end before frame {expected}; join the segments of one video in "
+                        "order, with none missing")
+
+
+def _gif_header(data: bytes) -> bytes:
+    """The GIF file header (signature, screen descriptor, global colour table) that FFmpeg's
+    GIF encoder puts at the start of its first packet, so at the start of every segment;
+    empty when there is none."""
+    if data[:6] not in GIF_SIGNATURES:
+        return b""
+    packed = data[10]
+    table = 3 * 2 ** ((packed & 0x07) + 1) if packed & 0x80 else 0
+    return data[:13 + table]
+
+
+def _without_gif_header(packet: av.Packet, first_header: bytes, path: str) -> av.Packet:
+    """A later segment's first GIF packet without its file header, which mid-file would be
+    read as garbage; refused if its colours differ from the first segment's, since the
+    joined file keeps only the first header's global colour table."""
+    data = bytes(packet)
+    header = _gif_header(data)
+    if not header:
+        return packet
+    if header != first_header:
+        raise JoinError(f"segment {path} has a different GIF colour table from the first "
+                        "segment; encode every segment of a GIF with the same settings")
+    stripped = av.Packet(data[len(header):])
+    stripped.is_keyframe = packet.is_keyframe
+    return stripped

@@ -1,0 +1,49 @@
+"""From the compositor's frames (numpy uint8, height x width x 4, straight RGBA) to the
+av.VideoFrame an encoder takes.
+
+Formats without alpha get the frame composited over black, as After Effects writes RGB
+output; dropping alpha instead would show colours that a transparent pixel only carried by
+accident (straight RGBA keeps colour under zero alpha).
+"""
+
+from __future__ import annotations
+
+import av
+import numpy as np
+
+
+class FrameShapeError(ValueError):
+    """A frame that is not height x width x 4 uint8, or not the size the output was opened at."""
+
+
+def check_frame(rgba: np.ndarray, width: int | None = None, height: int | None = None) -> None:
+    if not (isinstance(rgba, np.ndarray) and rgba.dtype == np.uint8 and rgba.ndim == 3
+            and rgba.shape[2] == 4):
+        shape = getattr(rgba, "shape", None)
+        dtype = getattr(rgba, "dtype", type(rgba).__name__)
+        raise FrameShapeError(f"the exporter takes frames as height x width x 4 uint8 RGBA "
+                              f"arrays, got shape {shape} of {dtype}")
+    if width is not None and (rgba.shape[1], rgba.shape[0]) != (width, height):
+        raise FrameShapeError(f"frame is {rgba.shape[1]}x{rgba.shape[0]} but the output was "
+                              f"opened at {width}x{height}; every frame of an output must "
+                              "have the comp's size")
+
+
+def over_black(rgba: np.ndarray) -> np.ndarray:
+    """RGB of the frame composited over black (height x width x 3 uint8), rounded to nearest."""
+    alpha = rgba[..., 3:4]
+    if alpha.min() == 255:
+        return np.ascontiguousarray(rgba[..., :3])
+    rgb = rgba[..., :3].astype(np.uint16) * alpha + 128
+    return ((rgb + (rgb >> 8)) >> 8).astype(np.uint8)
+
+
+def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
+    """The frame in the encoder's pixel format."""
+    if keep_alpha:
+        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgba), format="rgba")
+    else:
+        frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
+    if frame.format.name != pix_fmt:
+        frame = frame.reformat(format=pix_fmt)
+    return frame

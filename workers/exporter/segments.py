@@ -1,0 +1,135 @@
+"""Encoding one segment of a video: a run of frames that a worker renders and encodes on its
+own, into a temporary file that `join_segments` later copies into the final video.
+
+A segment starts on a key frame and its timestamps are the frames' indices in the final
+video (time base 1 / frame rate), so joining needs no re-encode and no guessing.
+
+Identical output whatever the split. An encoder carries state from frame to frame (rate
+control, reference frames), so a frame encoded after a split would differ from the same frame
+encoded without one. Instead, the encoder is restarted at every multiple of the key frame
+interval, counted from the video's first frame, split or not: any split on those frames
+(see `segment_ranges`) then yields the same packets, and the same decoded frames, as one
+segment would. A split elsewhere still gives a valid video, just not the identical one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import av
+import numpy as np
+
+from workers.exporter.atomic_files import temporary_path
+from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.pixels import check_frame, video_frame
+from workers.exporter.video_encoders import INTRA_ONLY, configure, encoder_setup, fresh_encoder, stamp
+
+# Frames between forced key frames, and so between encoder restarts. One second at 30 fps: a
+# shorter interval balances chunks across workers more finely but costs an encoder start
+# (about 30 ms for x264, 200 ms for x265 at 1080p) and a larger key frame per interval.
+KEYFRAME_INTERVAL = 30
+
+
+class SegmentError(RuntimeError):
+    """A segment that could not be encoded as asked; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Segment:
+    path: str
+    first_frame_index: int  # in the final video, from 0
+    frame_count: int
+
+
+def segment_path(final_path: str, first_frame_index: int) -> str:
+    """A fresh temporary name for a segment of `final_path`, in its folder."""
+    return temporary_path(final_path, label=f"seg{first_frame_index:06d}")
+
+
+def segment_ranges(frame_count: int, parts: int,
+                   keyframe_interval: int = KEYFRAME_INTERVAL) -> list[range]:
+    """Split a video's frame indices into at most `parts` runs of near-equal length, every
+    split on a multiple of the key frame interval, so the joined video is identical whatever
+    `parts` is. Fewer runs come back when there are fewer intervals than parts."""
+    if frame_count <= 0:
+        return []
+    intervals = -(-frame_count // keyframe_interval)
+    parts = max(1, min(parts, intervals))
+    ranges = []
+    start = 0
+    for part in range(parts):
+        end_interval = (intervals * (part + 1)) // parts
+        end = min(frame_count, end_interval * keyframe_interval)
+        ranges.append(range(start, end))
+        start = end
+    return ranges
+
+
+def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_rate,
+                   fmt: str, codec_options: dict | None, path: str,
+                   opened: OpenedFiles | None = None,
+                   keyframe_interval: int = KEYFRAME_INTERVAL,
+                   on_frame: Callable[[int], None] | None = None) -> Segment:
+    """Encode `frames` (uint8 RGBA arrays, all one size) as the segment of an `fmt` video that
+    starts at `first_frame_index`, into `path` (normally from `segment_path`).
+
+    `path` is recorded in `opened` before it is created. `on_frame(index)` is called after
+    each frame is encoded (progress; raising from it, or from the frames iterator, abandons
+    the segment and leaves cleanup to the record). Every segment of one video must be
+    encoded with the same frame_rate, fmt, codec_options and keyframe_interval."""
+    if keyframe_interval < 1:
+        raise ValueError("keyframe_interval must be at least 1")
+    opened = opened if opened is not None else OpenedFiles()
+    iterator = iter(frames)
+    first = next(iterator, None)
+    if first is None:
+        raise SegmentError(f"segment at frame {first_frame_index} has no frames; a segment "
+                           "needs at least one")
+    check_frame(first)
+    height, width = first.shape[:2]
+    setup = encoder_setup(fmt, width, height, frame_rate, codec_options)
+    opened.make_folders(path)
+    opened.add(path)
+    container = av.open(path, "w", format=setup.container)
+    count = 0
+    try:
+        stream = container.add_stream(setup.format.codec, rate=setup.frame_rate)
+        configure(stream.codec_context, setup, global_header=False)
+        global_header = bool(stream.codec_context.flags & av.codec.context.Flags.global_header)
+        # Writes the header, which fixes the stream's time base that `stamp` counts in.
+        container.start_encoding()
+        encoder = None
+
+        def drain(packets):
+            # Without B-frames packets come out in frame order, one per frame; the encoder
+            # knows each one's frame index as its pts.
+            for packet in packets:
+                index = packet.pts
+                packet.stream = stream
+                stamp(packet, index, setup.frame_rate, stream)
+                container.mux(packet)
+
+        def frames_with_first():
+            yield first
+            yield from iterator
+
+        for rgba in frames_with_first():
+            index = first_frame_index + count
+            check_frame(rgba, width, height)
+            restart = index % keyframe_interval == 0 and fmt not in INTRA_ONLY
+            if encoder is None or restart:
+                if encoder is not None:
+                    drain(encoder.encode(None))
+                encoder = fresh_encoder(setup, global_header)
+            frame = video_frame(rgba, setup.keep_alpha, setup.pix_fmt)
+            frame.pts = index
+            frame.time_base = encoder.time_base
+            drain(encoder.encode(frame))
+            count += 1
+            if on_frame is not None:
+                on_frame(index)
+        drain(encoder.encode(None))
+    finally:
+        container.close()
+    return Segment(path, first_frame_index, count)

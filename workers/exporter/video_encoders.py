@@ -1,0 +1,162 @@
+"""How each video format is encoded: encoder, pixel format, container and the options that
+make segments joinable.
+
+Every segment of a video must come out of an encoder configured exactly alike, so that the
+first segment's codec header (extradata) describes all of them and the joined file is a plain
+stream copy. `open_encoder` is therefore the one place an encoder is configured, for the
+container's stream and for every fresh encoder alike.
+
+Options we force, and the failure each prevents:
+- No B-frames (`bf=0`): with B-frames a segment's first packets decode before they display
+  (dts < pts), which collides with the previous segment's last timestamps after a join.
+- Fixed key frame interval with no scene-cut key frames: the key frame pattern depends only
+  on the frame index, so any split on those key frames encodes the same frames the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import av
+
+from protocol.output_formats import OutputFormat, output_format
+
+# Video container per format, as FFmpeg names the muxer.
+CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
+
+# The container a segment is written in. GIF's own would not do: its demuxer hands back the
+# file header and loop extension inside the first packet and the trailer inside the last, so
+# copied segments would end the joined GIF early. NUT keeps the encoder's packets as they are.
+SEGMENT_CONTAINERS = {**CONTAINERS, "gif": "nut"}
+
+# Formats whose every frame is coded on its own (no reference frames, no rate control carried
+# between frames): any frame can start a segment and the encoder never needs a restart. GIF
+# must not be restarted mid-segment, as its encoder writes the GIF file header into its first
+# packet.
+INTRA_ONLY = {"prores", "gif"}
+
+# Tags a format's stream must carry that the muxer would not pick itself: Apple players open
+# HEVC in MP4 only as hvc1 (parameter sets in the header), not FFmpeg's default hev1.
+CODEC_TAGS = {"hevc": "hvc1"}
+
+
+class CodecOptionError(ValueError):
+    """codecOptions the encoder cannot take; the message names the option and the fix."""
+
+
+@dataclass(frozen=True)
+class EncoderSetup:
+    """Everything needed to configure one encoder; equal setups make identical encoders."""
+    format: OutputFormat
+    container: str  # of the segments
+    pix_fmt: str
+    keep_alpha: bool
+    options: dict[str, str]
+    codec_tag: str | None
+    width: int
+    height: int
+    frame_rate: Fraction
+
+
+def exact_rate(frame_rate) -> Fraction:
+    """A comp's frame rate as an exact fraction (29.97 -> 2997/100), the video's time base
+    being its inverse, so a frame's timestamp is exactly its index."""
+    rate = Fraction(str(frame_rate)) if isinstance(frame_rate, float) else Fraction(frame_rate)
+    rate = rate.limit_denominator(1001)
+    if rate <= 0:
+        raise ValueError(f"frame rate {frame_rate} is not above zero; a comp needs a positive "
+                         "frame rate to be rendered")
+    return rate
+
+
+def encoder_setup(fmt: str, width: int, height: int, frame_rate,
+                  codec_options: dict | None = None) -> EncoderSetup:
+    """The encoder configuration for a video format and an item's codecOptions.
+
+    codecOptions pass through to the encoder (strings, as FFmpeg takes them), on top of the
+    format's defaults; `pix_fmt` picks the pixel format, and for prores `profile` picks the
+    profile (4444 keeps alpha)."""
+    spec = output_format(fmt)
+    if spec.is_sequence:
+        raise ValueError(f"{fmt} is an image sequence format, not a video format")
+    options = {**spec.default_codec_options,
+               **{str(k): str(v) for k, v in (codec_options or {}).items()}}
+    pix_fmt = options.pop("pix_fmt", None)
+    keep_alpha = False
+    codec_tag = CODEC_TAGS.get(fmt)
+    if fmt in ("h264", "hevc"):
+        # 4:2:0 needs even sizes; refusing here beats an encoder error in every worker.
+        if (width % 2 or height % 2) and (pix_fmt or "yuv420p") == "yuv420p":
+            raise CodecOptionError(f"{fmt} with yuv420p needs an even width and height, but the "
+                                   f"comp is {width}x{height}; make the comp size even or set "
+                                   "codecOptions pix_fmt to yuv444p")
+        pix_fmt = pix_fmt or "yuv420p"
+        options["bf"] = "0"
+        options["sc_threshold"] = "0"
+        if fmt == "hevc":
+            # x265 logs every encoder start to stderr; the render reports its own progress.
+            extra = options.pop("x265-params", "")
+            options["x265-params"] = ":".join(
+                p for p in ("log-level=error", "bframes=0", "scenecut=0", extra) if p)
+    elif fmt == "prores":
+        profile = options.setdefault("profile", spec.default_profile)
+        if profile not in spec.profiles:
+            raise CodecOptionError(f"unknown prores profile {profile!r}; use one of "
+                                   f"{', '.join(spec.profiles)}")
+        keep_alpha = spec.profiles[profile]
+        pix_fmt = pix_fmt or ("yuva444p10le" if keep_alpha else "yuv422p10le")
+    elif fmt == "vp9":
+        pix_fmt = pix_fmt or "yuva420p"
+        keep_alpha = pix_fmt.startswith("yuva")
+    elif fmt == "gif":
+        pix_fmt = pix_fmt or "rgb8"
+        # Each GIF frame stored whole, never as a difference to the previous one, so a frame
+        # does not depend on the segment before it and segments join by plain copy.
+        options["gifflags"] = "-offsetting-transdiff"
+    return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
+                        width, height, exact_rate(frame_rate))
+
+
+def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
+              global_header: bool) -> None:
+    """Apply a setup to an unopened encoder context (a container stream's or a fresh one)."""
+    ctx.width = setup.width
+    ctx.height = setup.height
+    ctx.pix_fmt = setup.pix_fmt
+    ctx.time_base = 1 / setup.frame_rate
+    ctx.framerate = setup.frame_rate
+    ctx.options = dict(setup.options)
+    if setup.codec_tag:
+        ctx.codec_tag = setup.codec_tag
+    if global_header:
+        ctx.flags |= av.codec.context.Flags.global_header
+
+
+def fresh_encoder(setup: EncoderSetup, global_header: bool) -> av.codec.context.CodecContext:
+    """A new, open encoder with the setup: the start of a run of frames that depends on no
+    frame before it."""
+    ctx = av.CodecContext.create(setup.format.codec, "w")
+    configure(ctx, setup, global_header)
+    try:
+        ctx.open()
+    except av.error.FFmpegError as error:
+        raise CodecOptionError(
+            f"the {setup.format.name} encoder ({setup.format.codec}) refused its settings "
+            f"{setup.options} with pixel format {setup.pix_fmt}: {error}; check the item's "
+            "codecOptions") from None
+    return ctx
+
+
+def stamp(packet: av.Packet, index: int, rate: Fraction, stream: av.video.stream.VideoStream) -> None:
+    """Give a packet the timestamps of frame `index`, in the stream's own time base.
+
+    Computed from the index each time (never by adding durations), so a container whose
+    ticks do not divide a frame (GIF's hundredths of a second at 30 fps) rounds each frame's
+    time once and never drifts; the duration is the gap to the next frame's time."""
+    time_base = stream.time_base
+    ticks = 1 / (rate * time_base)
+    start = round(index * ticks)
+    packet.time_base = time_base
+    packet.pts = packet.dts = start
+    packet.duration = round((index + 1) * ticks) - start
