@@ -41,10 +41,11 @@ def solid(layer_id: str, color, x: float, y: float, width: float, height: float,
 
 
 def shape(layer_id: str, kind: str, x: float, y: float, width: float, height: float,
-          **content) -> tuple:
+          *, effects=(), **content) -> dict:
+    """A shape whose content box's top-left is at (x, y); `content` over a white fill."""
     content = {"shape": kind, "size": [width, height], "fill": [1, 1, 1, 1], "stroke": None,
                "strokeWidth": 0, **content}
-    return layer(layer_id, "shape", content, position=(x, y))
+    return layer(layer_id, "shape", content, position=(x, y), effects=effects)
 
 
 def text(layer_id: str, words: str, x: float, y: float, **content) -> dict:
