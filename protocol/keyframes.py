@@ -92,15 +92,16 @@ def cubic_bezier(x1: float, y1: float, x2: float, y2: float, x: float) -> float:
 
     # Newton's method from a good guess, then bisection if the slope is too flat to trust.
     s = x
-    for _ in range(8):
+    for _ in range(16):
         error = sample(x1, x2, s) - x
-        if abs(error) < 1e-12:
+        if abs(error) < 1e-15:
             return sample(y1, y2, s)
         d = slope(x1, x2, s)
         if abs(d) < 1e-9:
             break
         s -= error / d
-    if not (0.0 <= s <= 1.0) or abs(sample(x1, x2, s) - x) > 1e-9:
+    # Newton can stall near flat stretches (x1 or x2 at 0 or 1); bisection always converges.
+    if not (0.0 <= s <= 1.0) or abs(sample(x1, x2, s) - x) > 1e-12:
         low, high = 0.0, 1.0
         s = x
         for _ in range(60):

@@ -213,7 +213,7 @@ class Engine:
         """The command catalog, as command_list and rendervisor://commands give it."""
         entries: list = []
         needle = (filter or "").lower()
-        for cmd in COMMANDS.values():
+        for cmd in catalog_order():
             enabled = cmd.kind != "render" or self.render_service is not None
             if enabled_only and not enabled:
                 continue
@@ -223,7 +223,7 @@ class Engine:
                 entries.append(cmd.signature() + ("" if enabled else "  (disabled)"))
                 continue
             entry = {"id": cmd.id, "title": cmd.title, "description": cmd.description,
-                     "params": cmd.signature().partition(" ")[2], "mutates": cmd.mutates,
+                     "params": cmd.param_list(), "mutates": cmd.mutates,
                      "enabled": enabled}
             if not enabled:
                 entry["disabledReason"] = "rendering is not available in this session"
@@ -280,6 +280,19 @@ class Engine:
         self.project_path = saved["project_path"]
         self.saved_revision = saved["saved_revision"]
         self.revision += 1
+
+
+# Families in the order a reader meets them; within a family, declaration order.
+FAMILY_ORDER = ("project", "comp", "layer", "prop", "effect", "footage", "renderQueue", "render",
+                "file", "edit")
+
+
+def catalog_order() -> list:
+    position = {family: index for index, family in enumerate(FAMILY_ORDER)}
+    ranked = enumerate(COMMANDS.values())
+    return [cmd for _, cmd in sorted(
+        ranked, key=lambda pair: (position.get(pair[1].id.split(".")[0], len(position)),
+                                  pair[0]))]
 
 
 def _translated(handler, engine: Engine, params: dict, ctx: Any) -> dict:

@@ -22,8 +22,8 @@ FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (
 
 
 def probed(engine, path: str, frame_rate: float | None = None) -> dict:
+    engine.check_path(path, "read")  # as given: a confined session refuses relative paths
     path = os.path.abspath(path)
-    engine.check_path(path, "read")
     if frame_rate is not None and frame_rate <= 0:
         raise CommandError(f"frameRate must be above 0, got {frame_rate}.")
     try:

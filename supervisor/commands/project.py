@@ -31,8 +31,8 @@ def project_new(engine, params, ctx):
          {"path": described(READ_PATH, "the project file")}, required=("path",),
          kind="history")
 def project_open(engine, params, ctx):
+    engine.check_path(params["path"], "read")  # as given: confinement refuses relative paths
     path = os.path.abspath(params["path"])
-    engine.check_path(path, "read")
     try:
         doc = read_project(path)
     except ProjectFileError as error:
@@ -57,8 +57,8 @@ def project_save(engine, params, ctx):
             raise CommandError("this project has never been saved, so project.save needs a path, "
                                "for example {\"path\": \"/abs/folder/project.rvproj\"}.")
         target = engine.project_path
-    target = os.path.abspath(target)
     engine.check_path(target, "write")
+    target = os.path.abspath(target)
     try:
         size = write_atomically(target, dumps(engine.doc))
     except ProjectFileError as error:

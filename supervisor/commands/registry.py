@@ -49,10 +49,14 @@ class Command:
             schema["required"] = list(self.required)
         return schema
 
+    def param_list(self) -> str:
+        """`comp, type, name?, ...`: the params at a glance, optional ones with ?."""
+        return ", ".join(name if name in self.required else f"{name}?"
+                         for name in self.properties)
+
     def signature(self) -> str:
-        """`layer.add {comp, type, name?, ...}`: the params at a glance, optional ones with ?."""
-        names = [name if name in self.required else f"{name}?" for name in self.properties]
-        return f"{self.id} {{{', '.join(names)}}}" if names else self.id
+        """`layer.add {comp, type, name?, ...}`."""
+        return f"{self.id} {{{self.param_list()}}}" if self.properties else self.id
 
 
 COMMANDS: dict[str, Command] = {}
