@@ -93,6 +93,20 @@ def test_decoded_video_matches_the_frames(tmp_path, fmt, options, alpha):
         assert decoded[5][:, -1, 3].max() < 16 and decoded[5][:, 0, 3].min() > 239
 
 
+@pytest.mark.parametrize("fmt", ["h264", "hevc", "prores", "vp9"])
+def test_video_is_bt709_and_tagged_so_players_pick_the_same_matrix(tmp_path, fmt):
+    red = np.zeros((HEIGHT, WIDTH, 4), np.uint8)
+    red[...] = (230, 20, 40, 255)
+    final = render(tmp_path, fmt, [red] * 3, 1)
+    with av.open(final) as container:
+        frame = next(container.decode(video=0))
+        assert (frame.colorspace, frame.color_range) == (1, 1)  # BT.709, limited range
+    # Decoded with the tagged matrix, a saturated colour comes back (an untagged BT.709
+    # frame read as BT.601 would be off by about 20 in green).
+    _, decoded = decode(final, fmt)
+    assert np.abs(decoded[1][..., :3].astype(int) - red[..., :3]).max() <= 3
+
+
 def test_hevc_is_tagged_hvc1_so_apple_players_open_it(tmp_path):
     facts, _ = decode(render(tmp_path, "hevc", moving_frames(5), 1), "hevc")
     assert facts["tag"] == "hvc1"

@@ -38,12 +38,21 @@ def over_black(rgba: np.ndarray) -> np.ndarray:
     return ((rgb + (rgb >> 8)) >> 8).astype(np.uint8)
 
 
+# Y'CbCr video is written with the BT.709 matrix, and tagged so (see video_encoders.py): the
+# matrix HD players assume for untagged video too, where FFmpeg's default (BT.601) would shift
+# every colour slightly in them.
+BT709 = 1  # AVCOL_SPC_BT709, AVCOL_PRI_BT709 and AVCOL_TRC_BT709 alike
+
+
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
-    """The frame in the encoder's pixel format."""
-    if keep_alpha:
+    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709)."""
+    if keep_alpha or rgba[..., 3].min() == 255:
+        # Opaque frames go to the converter as they are: it ignores alpha, and skipping the
+        # RGB copy matters at 1080p.
         frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgba), format="rgba")
     else:
         frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
     if frame.format.name != pix_fmt:
-        frame = frame.reformat(format=pix_fmt)
+        video_yuv = pix_fmt.startswith("yuv")  # not yuvj (JPEG is BT.601 by definition)
+        frame = frame.reformat(format=pix_fmt, dst_colorspace="itu709" if video_yuv else None)
     return frame

@@ -23,7 +23,8 @@ import numpy as np
 from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.pixels import check_frame, video_frame
-from workers.exporter.video_encoders import INTRA_ONLY, configure, encoder_setup, fresh_encoder, stamp
+from workers.exporter.video_encoders import (INTRA_ONLY, configure, encoder_setup,
+                                             fresh_encoder, refused, stamp)
 
 # Frames between forced key frames, and so between encoder restarts. One second at 30 fps: a
 # shorter interval balances chunks across workers more finely but costs an encoder start
@@ -98,7 +99,10 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
         configure(stream.codec_context, setup, global_header=False)
         global_header = bool(stream.codec_context.flags & av.codec.context.Flags.global_header)
         # Writes the header, which fixes the stream's time base that `stamp` counts in.
-        container.start_encoding()
+        try:
+            container.start_encoding()
+        except av.error.FFmpegError as error:
+            raise refused(setup, error) from None
         encoder = None
 
         def drain(packets):

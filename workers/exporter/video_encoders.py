@@ -21,6 +21,7 @@ from fractions import Fraction
 import av
 
 from protocol.output_formats import OutputFormat, output_format
+from workers.exporter.pixels import BT709
 
 # Video container per format, as FFmpeg names the muxer.
 CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
@@ -129,6 +130,9 @@ def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
     ctx.options = dict(setup.options)
     if setup.codec_tag:
         ctx.codec_tag = setup.codec_tag
+    if setup.pix_fmt.startswith("yuv"):
+        ctx.colorspace = ctx.color_primaries = ctx.color_trc = BT709
+        ctx.color_range = 1  # limited ("TV") range, what video players expect
     if global_header:
         ctx.flags |= av.codec.context.Flags.global_header
 
@@ -141,11 +145,17 @@ def fresh_encoder(setup: EncoderSetup, global_header: bool) -> av.codec.context.
     try:
         ctx.open()
     except av.error.FFmpegError as error:
-        raise CodecOptionError(
-            f"the {setup.format.name} encoder ({setup.format.codec}) refused its settings "
-            f"{setup.options} with pixel format {setup.pix_fmt}: {error}; check the item's "
-            "codecOptions") from None
+        raise refused(setup, error) from None
     return ctx
+
+
+def refused(setup: EncoderSetup, error: Exception) -> CodecOptionError:
+    """The sentence for an encoder that would not open with a setup."""
+    reason = getattr(error, "strerror", None) or str(error)
+    return CodecOptionError(
+        f"the {setup.format.name} encoder ({setup.format.codec}) refused the settings "
+        f"{setup.options} with pixel format {setup.pix_fmt} ({reason}); check the item's "
+        "codecOptions against renderQueue.formats and the encoder's documentation")
 
 
 def stamp(packet: av.Packet, index: int, rate: Fraction, stream: av.video.stream.VideoStream) -> None:
