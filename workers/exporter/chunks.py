@@ -1,0 +1,81 @@
+"""Splitting an item's frames into chunks for the render workers, and exporting one chunk.
+
+The split is the exporter's business because video chunks must start on the key frame
+interval (see segments.py) for the joined video to be identical however many workers ran;
+sequence frames are independent and split anywhere.
+
+The whole flow for one item, as the orchestration runs it:
+
+    frames = frames_to_write(pattern, frames_of(spec, count), skip_existing)
+    chunks = plan_chunks(frames, fmt, parts=workers)           # supervisor
+    segment = export_chunk(chunk, rendered_frames, ...)        # each worker, per chunk
+    join_segments([segments in chunk order], fmt, output, rate, opened)   # video only
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import numpy as np
+
+from protocol.output_formats import output_format
+from workers.exporter.image_sequence import write_sequence
+from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.segments import KEYFRAME_INTERVAL, encode_segment, segment_path
+
+
+@dataclass(frozen=True)
+class Chunk:
+    frames: tuple[int, ...]  # comp frame numbers, in output order
+    first_index: int  # the position of frames[0] among the item's frames (a video's frame index)
+
+
+def plan_chunks(frames: Iterable[int], fmt: str, parts: int, chunk_size: int | None = None,
+                keyframe_interval: int = KEYFRAME_INTERVAL) -> list[Chunk]:
+    """Split an item's frames into `parts` near-equal chunks, or into chunks of `chunk_size`.
+
+    Video chunks start on multiples of the key frame interval (a chunk_size is rounded up to
+    one), so the joined video does not depend on the split."""
+    frames = tuple(frames)
+    if not frames:
+        return []
+    step = 1 if output_format(fmt).is_sequence else keyframe_interval
+    units = -(-len(frames) // step)
+    if chunk_size is not None:
+        per_chunk = max(1, -(-chunk_size // step))
+        bounds = list(range(0, units, per_chunk)) + [units]
+    else:
+        parts = max(1, min(parts, units))
+        bounds = [(units * part) // parts for part in range(parts + 1)]
+    chunks = []
+    for start, end in zip(bounds, bounds[1:]):
+        first, last = start * step, min(len(frames), end * step)
+        chunks.append(Chunk(frames[first:last], first))
+    return chunks
+
+
+def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output: str,
+                 frame_rate, codec_options: dict | None, opened: OpenedFiles,
+                 skip_existing: bool = False, keyframe_interval: int = KEYFRAME_INTERVAL,
+                 on_frame: Callable[[int], None] | None = None) -> str | None:
+    """Write one chunk's rendered frames (RGBA arrays, in chunk.frames order) to `output`
+    (the item's pattern or video path, `[compName]` already filled in).
+
+    A sequence's frames go straight to their files (returns None); a video chunk becomes a
+    segment next to `output`, whose path is returned for `join_segments`. `on_frame` gets
+    the comp frame number after each frame is written."""
+    if output_format(fmt).is_sequence:
+        write_sequence(zip(chunk.frames, rendered), output, fmt, codec_options, opened,
+                       skip_existing, on_frame)
+        return None
+    path = segment_path(output, chunk.first_index)
+    numbers = chunk.frames
+
+    def progress(index: int) -> None:
+        if on_frame is not None:
+            on_frame(numbers[index - chunk.first_index])
+
+    encode_segment(rendered, chunk.first_index, frame_rate, fmt, codec_options, path, opened,
+                   keyframe_interval, progress)
+    return path
