@@ -213,7 +213,10 @@ class Engine:
         """The command catalog, as command_list and rendervisor://commands give it."""
         entries: list = []
         needle = (filter or "").lower()
-        for cmd in catalog_order():
+        ordered = catalog_order()
+        if needle:  # commands whose id matches come before those that only mention it
+            ordered.sort(key=lambda cmd: needle not in cmd.id.lower())
+        for cmd in ordered:
             enabled = cmd.kind != "render" or self.render_service is not None
             if enabled_only and not enabled:
                 continue

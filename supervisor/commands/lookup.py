@@ -26,15 +26,15 @@ def find_layer(comp: dict, ref: Any) -> dict:
     if not comp["layers"]:
         raise CommandError(f"there is no layer {ref!r} in comp {comp['name']!r}: it has no "
                            "layers yet; add one with layer.add.")
-    return _find(comp["layers"], ref, f"layer in comp {comp['name']!r}", indexable=True)
+    return _find(comp["layers"], ref, "layer", indexable=True, where=f" in comp {comp['name']!r}")
 
 
 def find_effect(layer: dict, ref: Any) -> dict:
     if not layer["effects"]:
         raise CommandError(f"layer {layer['name']!r} has no effects, so none is {ref!r}; add "
                            "one with effect.add.")
-    return _find(layer["effects"], ref, f"effect on layer {layer['name']!r}", indexable=True,
-                 name_key="effect")
+    return _find(layer["effects"], ref, "effect", indexable=True, name_key="effect",
+                 where=f" on layer {layer['name']!r}")
 
 
 def find_footage(doc: dict, ref: Any) -> dict:
@@ -59,7 +59,7 @@ def comp_of_layer(doc: dict, layer_id: str) -> dict | None:
 
 
 def _find(candidates: list[dict], ref: Any, what: str, indexable: bool,
-          name_key: str | None = "name") -> dict:
+          name_key: str | None = "name", where: str = "") -> dict:
     if isinstance(ref, str):
         for candidate in candidates:
             if candidate["id"] == ref:
@@ -70,15 +70,15 @@ def _find(candidates: list[dict], ref: Any, what: str, indexable: bool,
                 return named[0]
             if len(named) > 1:
                 ids = ", ".join(c["id"] for c in named)
-                raise CommandError(f"{len(named)} of them are called {ref!r} ({ids}); name the "
-                                   f"{what} by its id instead.")
+                raise CommandError(f"{len(named)} {what}s{where} are called {ref!r} ({ids}); "
+                                   f"name the {what} by its id instead.")
     index = _as_index(ref) if indexable else None
     if index is not None:
         if 1 <= index <= len(candidates):
             return candidates[index - 1]
-        raise CommandError(f"there is no {what} number {index}; there are {len(candidates)}, "
-                           f"numbered from 1.")
-    raise CommandError(f"there is no {what} {ref!r}; the ones there are: "
+        raise CommandError(f"there is no {what} number {index}{where}; there are "
+                           f"{len(candidates)}, numbered from 1.")
+    raise CommandError(f"there is no {what} {ref!r}{where}; the ones there are: "
                        f"{_listing(candidates, name_key)}.")
 
 

@@ -1,0 +1,134 @@
+"""Footage commands against real files: PNGs written by Skia, a video encoded by PyAV."""
+
+import os
+
+import av
+import numpy as np
+import pytest
+import skia
+
+from supervisor.engine import CommandError, Engine
+from tests.engine_projects import engine_with_comp
+
+
+def write_png(path, width, height):
+    surface = skia.Surface(width, height)
+    surface.getCanvas().clear(skia.ColorRED)
+    surface.makeImageSnapshot().save(str(path), skia.kPNG)
+
+
+def write_video(path, width=64, height=48, frames=12, rate=24):
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("mpeg4", rate=rate)
+        stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+        for index in range(frames):
+            pixels = np.full((height, width, 3), index * 20 % 255, dtype=np.uint8)
+            for packet in stream.encode(av.VideoFrame.from_ndarray(pixels, format="rgb24")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+
+
+def test_import_an_image(tmp_path):
+    write_png(tmp_path / "logo.png", 40, 30)
+    engine = Engine()
+    result = engine.run("footage.import", {"path": str(tmp_path / "logo.png")})
+    assert result["new"] is True
+    [footage] = engine.doc["footage"]
+    assert footage == {"id": result["footage"], "name": "logo.png",
+                       "path": str(tmp_path / "logo.png"), "kind": "image", "width": 40,
+                       "height": 30}
+    again = engine.run("footage.import", {"path": str(tmp_path / "logo.png")})
+    assert again["new"] is False and again["footage"] == footage["id"]
+
+
+def test_import_a_video_probes_size_rate_duration_and_frames(tmp_path):
+    write_video(tmp_path / "clip.avi")
+    engine = Engine()
+    result = engine.run("footage.import", {"path": str(tmp_path / "clip.avi")})
+    assert (result["kind"], result["width"], result["height"], result["frameRate"]) == \
+        ("video", 64, 48, 24)
+    assert result["frameCount"] == 12
+    assert result["duration"] == pytest.approx(0.5, abs=1 / 24)
+
+
+def test_import_a_sequence_by_pattern_and_by_folder(tmp_path):
+    folder = tmp_path / "plates"
+    folder.mkdir()
+    for number in range(3, 8):
+        write_png(folder / f"plate_{number:04d}.png", 16, 8)
+    (folder / "notes.txt").write_text("not a frame")
+    engine = Engine()
+    by_pattern = engine.run("footage.import", {"path": str(folder / "plate_[####].png"),
+                                               "frameRate": 25})
+    assert (by_pattern["kind"], by_pattern["firstFrame"], by_pattern["frameCount"],
+            by_pattern["frameRate"], by_pattern["duration"]) == ("sequence", 3, 5, 25, 0.2)
+    assert (by_pattern["width"], by_pattern["height"]) == (16, 8)
+    by_folder = engine.run("footage.import", {"path": str(folder)})
+    assert by_folder["footage"] == by_pattern["footage"]  # the same pattern: already imported
+
+
+@pytest.mark.parametrize("make,message", [
+    (lambda p: None, "there is no such file; check the path"),
+    (lambda p: (p / "bad.png").write_bytes(b"not a png"), "it is not an image rendervisor can "
+                                                          "read"),
+    (lambda p: (p / "bad.mp4").write_bytes(b"\0" * 64), "is neither an image nor a video"),
+])
+def test_import_bad_files(tmp_path, make, message):
+    make(tmp_path)
+    path = {"there is no such file; check the path": "gone.png",
+            "it is not an image rendervisor can read": "bad.png",
+            "is neither an image nor a video": "bad.mp4"}[message]
+    with pytest.raises(CommandError, match=message):
+        Engine().run("footage.import", {"path": str(tmp_path / path)})
+
+
+def test_an_empty_folder_and_an_unmatched_pattern_are_refused(tmp_path):
+    with pytest.raises(CommandError, match="holds no numbered images"):
+        Engine().run("footage.import", {"path": str(tmp_path)})
+    with pytest.raises(CommandError, match="no file matches it"):
+        Engine().run("footage.import", {"path": str(tmp_path / "x_[###].png")})
+
+
+def test_layer_add_with_a_path_imports_then_shows_it_centered(tmp_path):
+    write_png(tmp_path / "logo.png", 40, 30)
+    write_video(tmp_path / "clip.avi")
+    engine = engine_with_comp()
+    engine.run("layer.add", {"comp": "Main", "type": "image", "path": str(tmp_path / "logo.png")})
+    engine.run("layer.add", {"comp": "Main", "type": "video", "path": str(tmp_path / "clip.avi")})
+    video, image = engine.doc["comps"][0]["layers"]
+    assert image["name"] == "logo.png" and image["transform"]["anchor"] == [20.0, 15.0]
+    assert video["outPoint"] == pytest.approx(0.5, abs=1 / 24)  # ends with its footage
+    assert len(engine.doc["footage"]) == 2
+    with pytest.raises(CommandError, match="footage 'clip.avi' is a video; show it with a video "
+                                           "layer"):
+        engine.run("layer.add", {"comp": "Main", "type": "image", "footage": "clip.avi"})
+
+
+def test_missing_footage_is_reported_by_name_not_a_crash(tmp_path):
+    write_png(tmp_path / "logo.png", 4, 4)
+    engine = engine_with_comp()
+    engine.run("layer.add", {"comp": "Main", "type": "image", "path": str(tmp_path / "logo.png")})
+    os.remove(tmp_path / "logo.png")
+    assert engine.run("footage.list", {})["missing"] == ["logo.png"]
+    assert engine.run("project.info", {})["missingFootage"] == ["logo.png"]
+    engine.run("project.save", {"path": str(tmp_path / "p.rvproj")})
+    assert Engine(str(tmp_path / "p.rvproj")).run("project.open", {
+        "path": str(tmp_path / "p.rvproj")})["missingFootage"] == ["logo.png"]
+
+
+def test_footage_replace_reprobes_and_remove_refuses_while_shown(tmp_path):
+    write_png(tmp_path / "a.png", 4, 4)
+    write_png(tmp_path / "b.png", 8, 2)
+    engine = engine_with_comp()
+    engine.run("layer.add", {"comp": "Main", "type": "image", "path": str(tmp_path / "a.png")})
+    engine.run("footage.replace", {"footage": "a.png", "path": str(tmp_path / "b.png")})
+    [footage] = engine.doc["footage"]
+    assert (footage["name"], footage["width"], footage["height"]) == ("b.png", 8, 2)
+    with pytest.raises(CommandError, match="footage 'b.png' is shown by layer 'a.png' in comp "
+                                           "'Main'; remove those layers"):
+        engine.run("footage.remove", {"footage": "b.png"})
+    engine.run("layer.remove", {"comp": "Main", "layer": 1})
+    assert engine.run("footage.remove", {"footage": footage["id"]})["removed"] == footage["id"]
+    with pytest.raises(CommandError, match="the project has no footage"):
+        engine.run("footage.remove", {"footage": footage["id"]})

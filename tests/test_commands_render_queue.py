@@ -1,0 +1,127 @@
+import os
+
+import pytest
+
+from protocol.document import load_document
+from supervisor.engine import CommandError
+from tests.engine_projects import engine_with_comp
+
+
+def test_add_resolves_default_outputs_beside_the_saved_project(tmp_path):
+    engine = engine_with_comp()
+    engine.run("project.save", {"path": str(tmp_path / "show.rvproj")})
+    video = engine.run("renderQueue.add", {"comp": "Main"})
+    frames = engine.run("renderQueue.add", {"comp": "Main", "format": "png", "frames": "0-9,20"})
+    assert video["output"] == str(tmp_path / "Main.mp4") and video["format"] == "h264"
+    assert frames["output"] == str(tmp_path / "Main_[#####].png")
+    item = engine.doc["renderQueue"][1]
+    assert (item["frames"], item["skipExisting"], item["codecOptions"], item["status"]) == \
+        ("0-9,20", False, {}, "queued")
+
+
+def test_add_keeps_given_outputs_infers_format_and_stores_options(tmp_path):
+    engine = engine_with_comp()
+    engine.run("project.save", {"path": str(tmp_path / "show.rvproj")})
+    result = engine.run("renderQueue.add", {"comp": "Main", "output": "out/final.mov",
+                                            "skipExisting": True,
+                                            "codecOptions": {"profile": "4444"}})
+    assert result["output"] == str(tmp_path / "out" / "final.mov")
+    assert result["format"] == "prores"
+    absolute = engine.run("renderQueue.add", {"comp": "Main", "output": "/abs/x.webm"})
+    assert absolute["output"] == "/abs/x.webm" and absolute["format"] == "vp9"
+    assert engine.doc["renderQueue"][0]["codecOptions"] == {"profile": "4444"}
+    load_document(engine.doc)
+
+
+def test_an_unsaved_project_resolves_against_the_working_directory():
+    engine = engine_with_comp()
+    assert engine.run("renderQueue.add", {"comp": "Main", "format": "gif"})["output"] == \
+        os.path.join(os.getcwd(), "Main.gif")
+
+
+@pytest.mark.parametrize("params,message", [
+    ({"format": "avi"}, "format must be one of png, jpeg, h264"),
+    ({"frames": "9-1"}, "ends before it starts"),
+    ({"frames": "0-400"}, "asks for frame 400, but the comp has frames 0-299"),
+    ({"codecOptions": {"crf": [20]}}, "codecOptions values are strings or numbers"),
+    ({"output": 5}, "output must be string"),
+    ({"comp": "Nope"}, "there is no comp 'Nope'"),
+])
+def test_add_bad_input(params, message):
+    engine = engine_with_comp()
+    with pytest.raises(CommandError, match=message):
+        engine.run("renderQueue.add", {"comp": "Main", **params})
+    assert engine.doc["renderQueue"] == []
+
+
+def test_set_list_duplicate_remove_formats():
+    engine = engine_with_comp()
+    engine.run("renderQueue.add", {"comp": "Main", "output": "/out/a.mp4"})
+    engine.run("renderQueue.set", {"item": 1, "frames": "5-", "format": "hevc"})
+    duplicate = engine.run("renderQueue.duplicate", {"item": 1})
+    items = engine.run("renderQueue.list", {})["items"]
+    assert [(i["index"], i["output"], i["format"], i["frames"], i["compName"]) for i in items] \
+        == [(1, "/out/a.mp4", "hevc", "5-", "Main"), (2, "/out/a.mp4", "hevc", "5-", "Main")]
+    assert duplicate["item"] == items[1]["id"] != items[0]["id"]
+    engine.run("renderQueue.remove", {"item": items[0]["id"]})
+    assert [i["id"] for i in engine.doc["renderQueue"]] == [duplicate["item"]]
+    formats = engine.run("renderQueue.formats", {})["formats"]
+    assert [f["format"] for f in formats] == ["png", "jpeg", "h264", "hevc", "prores", "vp9",
+                                              "gif"]
+    with pytest.raises(CommandError, match="there is no render queue item number 4"):
+        engine.run("renderQueue.set", {"item": 4, "frames": "1"})
+    with pytest.raises(CommandError, match="renderQueue.remove needs 'item'"):
+        engine.run("renderQueue.remove", {})
+
+
+class RecordingRenderService:
+    """The render service's calling convention, recorded: the real service is another part of
+    the supervisor; these tests pin down what the engine hands it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __getattr__(self, method):
+        if method.startswith("_"):
+            raise AttributeError(method)
+
+        def call(engine, params, ctx):
+            self.calls.append((method, params, ctx))
+            return {"method": method}
+        return call
+
+
+@pytest.mark.parametrize("command,params,method", [
+    ("renderQueue.render", {"wait": False}, "render"),
+    ("renderQueue.stop", {}, "stop"),
+    ("comp.saveFrameAs", {"comp": "Main", "time": 1.5, "path": "/tmp/x.png"}, "save_frame_as"),
+    ("render.preRender", {"comp": "Main"}, "pre_render"),
+    ("file.createProxy", {"comp": "Main"}, "create_proxy"),
+])
+def test_render_commands_delegate_to_the_render_service_without_the_lock(command, params,
+                                                                         method):
+    engine = engine_with_comp()
+    with pytest.raises(CommandError, match="rendering is not available in this session"):
+        engine.run(command, params)
+    service = RecordingRenderService()
+    engine.render_service = service
+    context = object()
+    assert engine.run(command, params, context) == {"method": method}
+    assert service.calls == [(method, params, context)]
+    assert engine.history()["undo"] == ["New composition"]  # a render is no undo step
+
+
+def test_render_commands_are_listed_disabled_until_a_render_service_exists():
+    engine = engine_with_comp()
+    ids = lambda **kw: [c["id"] for c in engine.catalog(**kw)["commands"]]
+    assert "renderQueue.render" in ids() and "renderQueue.render" not in ids(enabled_only=True)
+    engine.render_service = RecordingRenderService()
+    assert "renderQueue.render" in ids(enabled_only=True)
+
+
+def test_a_render_cannot_run_in_an_atomic_batch():
+    engine = engine_with_comp()
+    engine.render_service = RecordingRenderService()
+    with pytest.raises(CommandError, match="renderQueue.render cannot run inside an atomic "
+                                           "batch"):
+        engine.batch([{"id": "renderQueue.render"}], atomic=True)
