@@ -44,6 +44,12 @@ def over_black(rgba: np.ndarray) -> np.ndarray:
 BT709 = 1  # AVCOL_SPC_BT709, AVCOL_PRI_BT709 and AVCOL_TRC_BT709 alike
 
 
+def is_bt709(pix_fmt: str) -> bool:
+    """Whether frames in `pix_fmt` are converted and tagged BT.709: Y'CbCr, but not the
+    full-range yuvj formats, which are JPEG's and BT.601 by definition."""
+    return pix_fmt.startswith("yuv") and not pix_fmt.startswith("yuvj")
+
+
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
     """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709)."""
     if keep_alpha or rgba[..., 3].min() == 255:
@@ -53,6 +59,6 @@ def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFra
     else:
         frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
     if frame.format.name != pix_fmt:
-        video_yuv = pix_fmt.startswith("yuv")  # not yuvj (JPEG is BT.601 by definition)
-        frame = frame.reformat(format=pix_fmt, dst_colorspace="itu709" if video_yuv else None)
+        frame = frame.reformat(format=pix_fmt,
+                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None)
     return frame

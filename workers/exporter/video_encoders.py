@@ -21,7 +21,7 @@ from fractions import Fraction
 import av
 
 from protocol.output_formats import OutputFormat, output_format
-from workers.exporter.pixels import BT709
+from workers.exporter.pixels import BT709, is_bt709
 
 # Video container per format, as FFmpeg names the muxer.
 CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
@@ -130,7 +130,7 @@ def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
     ctx.options = dict(setup.options)
     if setup.codec_tag:
         ctx.codec_tag = setup.codec_tag
-    if setup.pix_fmt.startswith("yuv"):
+    if is_bt709(setup.pix_fmt):
         ctx.colorspace = ctx.color_primaries = ctx.color_trc = BT709
         ctx.color_range = 1  # limited ("TV") range, what video players expect
     if global_header:
