@@ -4,6 +4,7 @@ moved, and commit the new PNGs with the reason."""
 
 import pytest
 
+from protocol.document import load_document
 from tests.compositor_golden_scenes import SCENES, difference, golden_path, read_png
 from workers.compositor import render_frame
 
@@ -24,3 +25,10 @@ def test_comp_matches_its_golden_image(name, tmp_path):
     assert mean <= MAX_MEAN_DIFFERENCE and worst <= MAX_PIXEL_DIFFERENCE, (
         f"{name}: max difference {worst}, mean {mean:.3f}; if intended, run "
         "scripts/regenerate_goldens.py")
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_golden_scenes_are_documents_the_schema_accepts(name, tmp_path):
+    # The scenes are built by hand; the schema's own validator keeps them honest.
+    build, _, _ = SCENES[name]
+    load_document(build(str(tmp_path)))
