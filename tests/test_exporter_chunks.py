@@ -11,8 +11,8 @@ import pytest
 
 from protocol.frame_spec import frames_of
 from tests.synthetic_frames import moving_frame
-from workers.exporter import (Chunk, OpenedFiles, export_chunk, frames_to_write, join_segments,
-                              plan_chunks)
+from workers.exporter import (Chunk, OpenedFiles, chunk_paths, export_chunk, frames_to_write,
+                              join_segments, plan_chunks, with_new_token)
 
 INTERVAL = 10
 
@@ -102,3 +102,61 @@ def test_on_frame_reports_comp_frame_numbers(tmp_path):
     export_chunk(chunk, (moving_frame(n) for n in chunk.frames), "h264", str(tmp_path / "a.mp4"),
                  30, None, OpenedFiles(), on_frame=seen.append)
     assert seen == [5, 6, 9]
+
+
+def _killed_mid_chunk(chunk, fmt, output, kill_in_rename):
+    """A worker that SIGKILLs itself part way through its chunk: after two frames, or (for a
+    sequence) between writing a frame's temporary and renaming it."""
+    import signal
+
+    import workers.exporter.image_sequence as image_sequence
+
+    def frames():
+        for done, number in enumerate(chunk.frames):
+            if done == 2 and not kill_in_rename:
+                os.kill(os.getpid(), signal.SIGKILL)
+            yield moving_frame(number)
+
+    if kill_in_rename:
+        renamed = []
+        real_publish = image_sequence.publish
+
+        def publish(temporary, final, opened):
+            if len(renamed) == 1:
+                os.kill(os.getpid(), signal.SIGKILL)
+            renamed.append(final)
+            real_publish(temporary, final, opened)
+
+        image_sequence.publish = publish
+    export_chunk(chunk, frames(), fmt, output, 30, None, OpenedFiles())
+
+
+@pytest.mark.parametrize("fmt,name,kill_in_rename", [
+    ("h264", "Main.mp4", False), ("png", "f_[##].png", False), ("png", "f_[##].png", True)])
+def test_files_of_a_worker_killed_mid_chunk_are_known_by_name(tmp_path, fmt, name,
+                                                             kill_in_rename):
+    import multiprocessing
+
+    (tmp_path / "f_.png").write_bytes(b"a user's file with a similar name")
+    output = str(tmp_path / name)
+    chunk = plan_chunks(range(5), fmt, parts=1)[0]
+    supervisor = OpenedFiles()
+    supervisor.add_all(chunk_paths(chunk, fmt, output))  # before the worker starts
+    worker = multiprocessing.get_context("fork").Process(
+        target=_killed_mid_chunk, args=(chunk, fmt, output, kill_in_rename))
+    worker.start()
+    worker.join(30)
+    assert worker.exitcode == -9
+    assert len(os.listdir(tmp_path)) > 1  # it did leave something behind
+    supervisor.remove_all()
+    assert os.listdir(tmp_path) == ["f_.png"]
+    # The retry gets its own temporaries and completes.
+    retry = with_new_token(chunk)
+    temporaries = {p for p in chunk_paths(retry, fmt, output) if p.endswith(".part")}
+    assert temporaries and temporaries.isdisjoint(chunk_paths(chunk, fmt, output))
+    opened = OpenedFiles()
+    segment = export_chunk(retry, (moving_frame(n) for n in retry.frames), fmt, output, 30,
+                           None, opened)
+    if segment:
+        join_segments([segment], fmt, output, 30, opened)
+    assert set(opened.paths) <= set(chunk_paths(retry, fmt, output)) | {output}

@@ -8,7 +8,8 @@ Naming and clash rules live in protocol/output_names.py, the format table in
 protocol/output_formats.py.
 """
 
-from workers.exporter.chunks import Chunk, export_chunk, plan_chunks
+from workers.exporter.chunks import (Chunk, chunk_paths, export_chunk, plan_chunks,
+                                     with_new_token)
 from workers.exporter.image_sequence import ImageEncoder, frames_to_write, write_sequence
 from workers.exporter.join import JoinError, join_segments
 from workers.exporter.opened_files import OpenedFiles
@@ -17,7 +18,8 @@ from workers.exporter.segments import (KEYFRAME_INTERVAL, Segment, SegmentError,
 from workers.exporter.video_encoders import CodecOptionError
 
 __all__ = [
-    "Chunk", "CodecOptionError", "ImageEncoder", "export_chunk", "plan_chunks", "JoinError", "KEYFRAME_INTERVAL", "OpenedFiles",
+    "Chunk", "CodecOptionError", "ImageEncoder", "chunk_paths", "export_chunk",
+    "plan_chunks", "with_new_token", "JoinError", "KEYFRAME_INTERVAL", "OpenedFiles",
     "Segment", "SegmentError", "encode_segment", "frames_to_write", "join_segments",
     "segment_path", "segment_ranges", "write_sequence",
 ]

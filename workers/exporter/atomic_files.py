@@ -16,14 +16,21 @@ from workers.exporter.opened_files import OpenedFiles
 TEMPORARY_SUFFIX = ".part"
 
 
-def temporary_path(final_path: str, label: str = "") -> str:
-    """A fresh hidden name in `final_path`'s folder, unique across workers and renders.
+def new_token() -> str:
+    """A random part for temporary names. It keeps two workers (or two machines sharing a
+    folder) from ever writing into the same temporary."""
+    return secrets.token_hex(6)
 
-    The random part keeps two workers (or two machines sharing a folder) from ever writing
-    into the same temporary."""
+
+def temporary_path(final_path: str, label: str = "", token: str | None = None) -> str:
+    """A hidden name in `final_path`'s folder for a file on its way there.
+
+    With a `token` chosen in advance (a chunk's), the name is known before any worker runs,
+    so the supervisor can record it up front and still clean up after a worker killed
+    mid-write; without one, a fresh random name."""
     folder, name = os.path.split(os.path.abspath(final_path))
     tag = f".{label}" if label else ""
-    return os.path.join(folder, f".{name}{tag}.{secrets.token_hex(6)}{TEMPORARY_SUFFIX}")
+    return os.path.join(folder, f".{name}{tag}.{token or new_token()}{TEMPORARY_SUFFIX}")
 
 
 def publish(temporary: str, final_path: str, opened: OpenedFiles) -> None:

@@ -8,18 +8,27 @@ The whole flow for one item, as the orchestration runs it:
 
     frames = frames_to_write(pattern, frames_of(spec, count), skip_existing)
     chunks = plan_chunks(frames, fmt, parts=workers)           # supervisor
+    opened.add_all(chunk_paths(chunk, fmt, output))            # supervisor, before dispatch
     segment = export_chunk(chunk, rendered_frames, ...)        # each worker, per chunk
     join_segments([segments in chunk order], fmt, output, rate, opened)   # video only
+
+Every file a chunk can create is named in advance (`chunk_paths`: its frames, their
+temporaries, its segment), from the chunk's token. So the supervisor's record is complete
+before a worker starts, and a worker killed mid-write (whose own record dies with it) leaves
+nothing the supervisor cannot remove by name. A retried chunk gets a fresh token
+(`with_new_token`), so it never collides with the dead worker's leftovers.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 import numpy as np
 
 from protocol.output_formats import output_format
+from protocol.output_names import frame_path
+from workers.exporter.atomic_files import new_token, temporary_path
 from workers.exporter.image_sequence import write_sequence
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.segments import KEYFRAME_INTERVAL, encode_segment, segment_path
@@ -29,6 +38,24 @@ from workers.exporter.segments import KEYFRAME_INTERVAL, encode_segment, segment
 class Chunk:
     frames: tuple[int, ...]  # comp frame numbers, in output order
     first_index: int  # the position of frames[0] among the item's frames (a video's frame index)
+    token: str = field(default_factory=new_token, compare=False)  # names its temporaries
+
+
+def with_new_token(chunk: Chunk) -> Chunk:
+    """The same chunk for a retry, with temporaries of its own."""
+    return replace(chunk, token=new_token())
+
+
+def chunk_paths(chunk: Chunk, fmt: str, output: str) -> list[str]:
+    """Every file `export_chunk` can create for this chunk: a sequence's frames and their
+    temporaries, or a video chunk's segment."""
+    if not output_format(fmt).is_sequence:
+        return [segment_path(output, chunk.first_index, chunk.token)]
+    paths = []
+    for number in chunk.frames:
+        final = frame_path(output, number)
+        paths += [final, temporary_path(final, token=chunk.token)]
+    return paths
 
 
 def plan_chunks(frames: Iterable[int], fmt: str, parts: int, chunk_size: int | None = None,
@@ -67,9 +94,9 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
     the comp frame number after each frame is written."""
     if output_format(fmt).is_sequence:
         write_sequence(zip(chunk.frames, rendered), output, fmt, codec_options, opened,
-                       skip_existing, on_frame)
+                       skip_existing, on_frame, chunk.token)
         return None
-    path = segment_path(output, chunk.first_index)
+    path = segment_path(output, chunk.first_index, chunk.token)
     numbers = chunk.frames
 
     def progress(index: int) -> None:

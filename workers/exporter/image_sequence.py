@@ -67,10 +67,12 @@ class ImageEncoder:
         return b"".join(bytes(p) for p in packets)
 
 
-def write_image(data: bytes, final_path: str, opened: OpenedFiles) -> None:
-    """Write one encoded frame to `final_path` through a recorded temporary."""
+def write_image(data: bytes, final_path: str, opened: OpenedFiles,
+                token: str | None = None) -> None:
+    """Write one encoded frame to `final_path` through a recorded temporary (named with
+    `token`, see temporary_path)."""
     opened.make_folders(final_path)
-    temporary = opened.add(temporary_path(final_path))
+    temporary = opened.add(temporary_path(final_path, token=token))
     # O_EXCL: a temporary name that somehow exists belongs to someone else; never write into it.
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     with os.fdopen(fd, "wb") as file:
@@ -89,14 +91,15 @@ def frames_to_write(pattern: str, frames: Iterable[int], skip_existing: bool) ->
 def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: str,
                    codec_options: dict | None = None, opened: OpenedFiles | None = None,
                    skip_existing: bool = False,
-                   on_frame: Callable[[int], None] | None = None) -> list[str]:
+                   on_frame: Callable[[int], None] | None = None,
+                   token: str | None = None) -> list[str]:
     """Write (comp frame number, RGBA array) pairs to the files `pattern` names; returns
     the files written.
 
     With skip_existing a frame whose file exists when its turn comes is not written (pass
     only `frames_to_write`'s frames to avoid rendering it at all). Raising from the frames
     iterator or from `on_frame` stops between frames; every file written so far is in
-    `opened`."""
+    `opened`. `token` names the temporaries (see temporary_path)."""
     opened = opened if opened is not None else OpenedFiles()
     encoder = None
     written = []
@@ -107,7 +110,7 @@ def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: 
         if encoder is None:
             check_frame(rgba)
             encoder = ImageEncoder(fmt, rgba.shape[1], rgba.shape[0], codec_options)
-        write_image(encoder.encode(rgba), path, opened)
+        write_image(encoder.encode(rgba), path, opened, token)
         written.append(path)
         if on_frame is not None:
             on_frame(number)

@@ -43,9 +43,9 @@ class Segment:
     frame_count: int
 
 
-def segment_path(final_path: str, first_frame_index: int) -> str:
-    """A fresh temporary name for a segment of `final_path`, in its folder."""
-    return temporary_path(final_path, label=f"seg{first_frame_index:06d}")
+def segment_path(final_path: str, first_frame_index: int, token: str | None = None) -> str:
+    """A temporary name for a segment of `final_path`, in its folder (see temporary_path)."""
+    return temporary_path(final_path, label=f"seg{first_frame_index:06d}", token=token)
 
 
 def segment_ranges(frame_count: int, parts: int,
