@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import re
 import threading
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ def copy_document(doc: dict) -> dict:
 
 
 class Engine:
-    def __init__(self, project_path: str | None = None):
+    def __init__(self, project_path: str | None = None, path_guard: Any = None):
         self.lock = threading.RLock()
         self.doc: dict = new_document()
         self.revision = 0
@@ -71,7 +72,7 @@ class Engine:
         self.render_service: Any = None
         # Set by a confined session: path_guard(path, mode) with mode "read" or "write" raises
         # an exception whose message says which root rule failed. None: nothing is confined.
-        self.path_guard: Any = None
+        self.path_guard: Any = path_guard
         # Render progress of queue items, by item id: runtime state, not part of the document.
         self.item_progress: dict[str, float] = {}
         self._undo: list[HistoryStep] = []
@@ -87,6 +88,7 @@ class Engine:
         if cmd is None:
             raise CommandError(unknown_command_message(command_id))
         params = check_params(cmd, params)
+        self._guard_paths(cmd, params)
         if cmd.kind == "render":
             return cmd.handler(self, params, ctx)
         with self.lock:
@@ -205,6 +207,11 @@ class Engine:
                     "revision": self.revision}
 
     @property
+    def confined(self) -> bool:
+        """Whether a path guard confines this session's files (see `path_guard`)."""
+        return self.path_guard is not None
+
+    @property
     def modified(self) -> bool:
         return self.revision != self.saved_revision
 
@@ -246,6 +253,23 @@ class Engine:
                 raise CommandError(str(error)) from None
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _guard_paths(self, cmd, params: dict) -> None:
+        """While confined, every path a command is given must pass the guard before it runs:
+        params declared `"x-path": "read"|"write"` in that mode, and any other string that is an
+        absolute path as a read (INTERFACE.md, "Confinement"). `"x-path": "output"` params may
+        be relative to the project's folder; their handler (or the render service) checks the
+        resolved files before writing."""
+        if self.path_guard is None:
+            return
+        for name, value in params.items():
+            mode = cmd.properties.get(name, {}).get("x-path")
+            if mode in ("read", "write") and isinstance(value, str):
+                self.check_path(value, mode)
+            elif mode != "output":
+                for text in _strings(value):
+                    if os.path.isabs(text) and "\n" not in text:
+                        self.check_path(text, "read")
 
     def _push_undo(self, step: HistoryStep) -> None:
         self._undo.append(step)
@@ -296,6 +320,17 @@ def catalog_order() -> list:
     return [cmd for _, cmd in sorted(
         ranked, key=lambda pair: (position.get(pair[1].id.split(".")[0], len(position)),
                                   pair[0]))]
+
+
+def _strings(value: Any):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
 
 
 def _translated(handler, engine: Engine, params: dict, ctx: Any) -> dict:

@@ -125,3 +125,26 @@ def test_a_render_cannot_run_in_an_atomic_batch():
     with pytest.raises(CommandError, match="renderQueue.render cannot run inside an atomic "
                                            "batch"):
         engine.batch([{"id": "renderQueue.render"}], atomic=True)
+
+
+def test_default_outputs_are_numbered_past_other_items_and_given_ones_never_are(tmp_path):
+    engine = engine_with_comp()
+    engine.run("project.save", {"path": str(tmp_path / "show.rvproj")})
+    first = engine.run("renderQueue.add", {"comp": "Main"})["output"]
+    second = engine.run("renderQueue.add", {"comp": "Main"})["output"]
+    given = engine.run("renderQueue.add", {"comp": "Main", "output": "Main.mp4"})["output"]
+    assert (first, second, given) == (str(tmp_path / "Main.mp4"), str(tmp_path / "Main_1.mp4"),
+                                      str(tmp_path / "Main.mp4"))
+
+
+def test_a_format_that_does_not_suit_the_extension_is_refused():
+    engine = engine_with_comp()
+    with pytest.raises(CommandError, match="ends in '.mp4' but format prores writes .mov"):
+        engine.run("renderQueue.add", {"comp": "Main", "output": "/o/x.mp4",
+                                       "format": "prores"})
+    engine.run("renderQueue.add", {"comp": "Main", "output": "/o/x.mp4"})
+    with pytest.raises(CommandError, match="format png writes .png files"):
+        engine.run("renderQueue.set", {"item": 1, "format": "png"})
+    engine.run("renderQueue.set", {"item": 1, "output": "/o/frames.png"})
+    assert engine.doc["renderQueue"][0]["format"] == "png"
+    assert engine.doc["renderQueue"][0]["output"] == "/o/frames_[#####].png"

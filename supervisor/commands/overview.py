@@ -87,6 +87,7 @@ def item_summary(engine, item: dict) -> dict:
     comp = next((c for c in engine.doc["comps"] if c["id"] == item["comp"]), None)
     summary = {"index": engine.doc["renderQueue"].index(item) + 1, **item,
                "compName": comp["name"] if comp else None}
-    if item["id"] in engine.item_progress:
-        summary["progress"] = engine.item_progress[item["id"]]
+    # Progress is runtime state (0..1), kept by the render service outside the document.
+    summary["progress"] = engine.item_progress.get(item["id"],
+                                                   1.0 if item["status"] == "done" else 0.0)
     return summary

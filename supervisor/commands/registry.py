@@ -132,10 +132,14 @@ COLOR = {"type": ["array", "string"],
          "description": 'a color: [r, g, b], [r, g, b, a] (0..1) or "#rrggbb[aa]"'}
 VEC2 = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
 NUMBER = {"type": "number"}
-# Parameters that name a file carry "x-path": "read" or "write", so confinement can find
-# every path a command touches without knowing each command.
+# Parameters that name a file carry "x-path", so confinement can find every path a command
+# touches without knowing each command: "read" and "write" are checked as given, before the
+# command runs; "output" (render outputs, which may be relative to the project's folder) is
+# checked by whoever resolves it, against the files it will write.
 READ_PATH = {"type": "string", "x-path": "read", "description": "an absolute file path"}
 WRITE_PATH = {"type": "string", "x-path": "write", "description": "an absolute file path"}
+OUTPUT_PATH = {"type": "string", "x-path": "output",
+               "description": "a file or pattern, absolute or relative to the project's folder"}
 
 
 def described(fragment: dict, description: str) -> dict:

@@ -10,8 +10,8 @@ service takes `engine.snapshot()` when it starts.
 
 from __future__ import annotations
 
-from supervisor.commands.registry import COMP_REF, WRITE_PATH, CommandError, command, described
 from protocol.output_formats import FORMATS
+from supervisor.commands.registry import COMP_REF, OUTPUT_PATH, CommandError, command, described
 
 NOT_AVAILABLE = "rendering is not available in this session"
 
@@ -28,7 +28,7 @@ def delegate(engine, method: str, params: dict, ctx) -> dict:
          "queue as a one-frame item.",
          {"comp": described(COMP_REF, "the comp (default: the only or first comp)"),
           "time": {"type": "number", "description": "comp time in seconds (default 0)"},
-          "path": described(WRITE_PATH, "the PNG to write (default: [compName]_[time].png in "
+          "path": described(OUTPUT_PATH, "the PNG to write (default: [compName]_[time].png in "
                                         "the project's folder)"),
           "queue": {"type": "boolean", "description": "queue it instead of rendering now"}},
          kind="render")
@@ -40,7 +40,7 @@ def comp_save_frame_as(engine, params, ctx):
          "Render a comp to a file, import the result as footage, and replace the comp's uses "
          "as a precomp with that footage, so later renders read it instead of recomputing.",
          {"comp": COMP_REF,
-          "output": described(WRITE_PATH, "the file to write (default beside the project)"),
+          "output": described(OUTPUT_PATH, "the file to write (default beside the project)"),
           "format": {"type": "string", "enum": list(FORMATS)}},
          required=("comp",), kind="render")
 def render_pre_render(engine, params, ctx):

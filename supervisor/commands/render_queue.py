@@ -2,8 +2,8 @@
 render, stop (delegated to the session's render service, see render.py).
 
 An item stores what it was given (docs/document.md, "Render queue items"); its `output` is made
-absolute when the item is added, by `resolve_output` below, the one place output naming is
-decided.
+absolute when the item is added, by protocol/output_names.py (through `new_item_output` here),
+which holds INTERFACE.md's naming rules for every part of rendervisor.
 """
 
 from __future__ import annotations
@@ -13,16 +13,17 @@ import os
 from protocol.document import new_queue_item
 from protocol.frame_spec import frames_of
 from protocol.keyframes import frame_count
-from protocol.output_formats import (DEFAULT_FORMAT, FORMATS, UnknownFormatError,
-                                     format_for_extension, formats_listing, output_format)
+from protocol.output_formats import FORMATS, UnknownFormatError, formats_listing
+from protocol.output_names import (OutputNameError, format_for_output, output_for_new_item,
+                                   resolve_output)
 from supervisor.commands.lookup import find_comp, find_item
 from supervisor.commands.overview import item_summary
-from supervisor.commands.registry import (COMP_REF, ITEM_REF, WRITE_PATH, CommandError, command,
-                                          described)
+from supervisor.commands.registry import (COMP_REF, ITEM_REF, OUTPUT_PATH, CommandError,
+                                          command, described)
 from supervisor.commands.render import delegate
 
 ITEM_PARAMS = {
-    "output": described(WRITE_PATH, "the file (video) or pattern (sequence: [####] is the frame "
+    "output": described(OUTPUT_PATH, "the file (video) or pattern (sequence: [####] is the frame "
                         "number, [compName] the comp's name); relative to the saved project's "
                         "folder; default [compName].ext there"),
     "format": {"type": "string", "enum": list(FORMATS), "description": "default: from the "
@@ -35,30 +36,28 @@ ITEM_PARAMS = {
 }
 
 
-def resolve_output(engine, comp: dict, output: str | None, format: str) -> str:
-    """The absolute output (path or pattern) an item writes.
-
-    >>> OUTPUT RESOLUTION HOOK <<<  This is the single place an item's output is named; it is to
-    be replaced by the shared function from protocol/output_names.py (default names, `_[#####]`
-    for sequences, numbering of clashing default names). Until then: an absolute output as
-    given; a relative one against the saved project's folder (the working directory while the
-    project is unsaved); none: `<comp name>.<ext>` there (`<comp name>_[#####].<ext>` for image
-    sequences)."""
-    folder = os.path.dirname(engine.project_path) if engine.project_path else os.getcwd()
-    if output is None:
-        spec = FORMATS[format]
-        pattern = "_[#####]" if spec.is_sequence else ""
-        output = f"{comp['name']}{pattern}{spec.extension}"
-    return os.path.normpath(os.path.join(folder, output))
+def _output_error(error: OutputNameError) -> CommandError:
+    return CommandError(f"{error}.")
 
 
-def _format(params: dict, output: str | None, current: str | None = None) -> str:
-    if "format" in params:
-        try:
-            return output_format(params["format"]).name
-        except UnknownFormatError as error:
-            raise CommandError(f"{error}.") from None
-    return current or (output and format_for_extension(output)) or DEFAULT_FORMAT
+def new_item_output(engine, comp: dict, output: str | None, format: str,
+                    frames: str | None) -> str:
+    """The absolute output (path or pattern) a new item stores: protocol/output_names.py's rules
+    (relative to the saved project's folder, default `[compName].ext` numbered past the other
+    items' files, `_[#####]` for sequences). The one place renderQueue.add names an output."""
+    try:
+        return output_for_new_item(engine.doc, comp, output, format, frames,
+                                   engine.project_path, confined=engine.confined,
+                                   working_directory=os.getcwd())
+    except OutputNameError as error:
+        raise _output_error(error) from None
+
+
+def _format(output: str | None, format: str | None) -> str:
+    try:
+        return format_for_output(output, format)
+    except (OutputNameError, UnknownFormatError) as error:
+        raise _output_error(error) from None
 
 
 def _frames(params: dict, comp: dict):
@@ -86,10 +85,11 @@ def _codec_options(params: dict) -> dict:
 def queue_add(engine, params, ctx):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
-    format = _format(params, params.get("output"))
-    output = resolve_output(engine, comp, params.get("output"), format)
+    format = _format(params.get("output"), params.get("format"))
+    frames = _frames(params, comp)
+    output = new_item_output(engine, comp, params.get("output"), format, frames)
     engine.check_path(output, "write")
-    item = new_queue_item(doc, comp["id"], output, format, _frames(params, comp),
+    item = new_queue_item(doc, comp["id"], output, format, frames,
                           params.get("skipExisting", False), _codec_options(params))
     doc["renderQueue"].append(item)
     return {"item": item["id"], "output": output, "format": format,
@@ -105,10 +105,17 @@ def queue_set(engine, params, ctx):
     item = find_item(doc, params["item"])
     comp = find_comp(doc, params.get("comp", item["comp"]))
     item["comp"] = comp["id"]
-    item["format"] = _format(params, params.get("output"), None if "output" in params
-                             else item["format"])
+    output = params.get("output", item["output"])
+    # A new output implies its own format; a new format must suit the output it will write.
+    item["format"] = _format(output, params.get("format", None if "output" in params
+                                                 else item["format"]))
     if "output" in params:
-        item["output"] = resolve_output(engine, comp, params["output"], item["format"])
+        try:
+            item["output"] = resolve_output(params["output"], item["format"],
+                                            engine.project_path, confined=engine.confined,
+                                            working_directory=os.getcwd())
+        except OutputNameError as error:
+            raise _output_error(error) from None
         engine.check_path(item["output"], "write")
     if "frames" in params or "comp" in params:
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
