@@ -173,3 +173,23 @@ def test_video_past_its_end_holds_the_last_frame_even_when_its_length_is_unknown
     decoder.frame_count = None  # as for a stream whose header does not say
     assert np.abs(video_color(doc, 9.0, cache) - frame_color(CLIP_FRAMES - 1)).max() <= 3
     assert np.abs(video_color(doc, 1 / FPS, cache) - frame_color(1)).max() <= 3
+
+
+def test_footage_shrunk_far_below_its_size_is_averaged_not_aliased(tmp_path):
+    # A one-pixel checker at a quarter size, placed so each sample bilinear takes lands on a
+    # source pixel's center: without mipmaps every sample has the same parity and the layer
+    # turns solid black or white instead of grey.
+    y, x = np.mgrid[0:200, 0:200]
+    pixels = np.zeros((200, 200, 4), np.uint8)
+    pixels[..., :3] = (((x + y) % 2) * 255)[..., None]
+    pixels[..., 3] = 255
+    path = write_image(tmp_path / "checker.png", pixels)
+    item = footage_item("f1", path, "image", 200, 200)
+    doc = footage_doc(item)
+    doc["comps"][0]["layers"][0]["transform"]["scale"] = [25, 25]
+    doc["comps"][0]["layers"][0]["transform"]["position"] = [10.125, 10.125]
+    region = render_frame(doc, "c", 0.0).pixels[14:56, 14:56, 0].astype(float)
+    assert abs(region.mean() - 127.5) <= 3 and region.std() <= 4
+    # At full size the pixels are untouched.
+    full = render_frame(footage_doc(item), "c", 0.0).pixels[10:90, 10:160]
+    assert (full == pixels[:80, :150]).all()

@@ -22,6 +22,9 @@ from workers.compositor.video import DECODE_ERRORS, VideoDecoder
 IMAGE_BUDGET_BYTES = 512 * 1024 * 1024
 # Open video files kept; each holds a demuxer, a decoder and one decoded frame.
 MAX_OPEN_VIDEOS = 8
+# Mipmapped copies kept (for footage drawn much smaller than its pixels): a still's is reused
+# every frame; a video frame's only by the layers and motion blur samples of its own frame.
+MAX_MIPMAPPED = 16
 
 def _stamp(path: str):
     try:
@@ -39,6 +42,7 @@ class FootageCache:
         self._images: OrderedDict = OrderedDict()  # path -> (stamp, image)
         self._image_bytes = 0
         self._videos: OrderedDict = OrderedDict()  # path -> (stamp, VideoDecoder)
+        self._mipmapped: OrderedDict = OrderedDict()  # image uniqueID -> mipmapped image
 
     def image(self, path: str) -> skia.Image | None:
         stamp = _stamp(path)
@@ -72,17 +76,25 @@ class FootageCache:
             self._forget_video(path)
             return None
 
-    def video_size(self, path: str) -> tuple[int, int] | None:
-        decoder = self.video_decoder(path)
-        if decoder is None:
-            return None
-        return decoder.stream.codec_context.width, decoder.stream.codec_context.height
+    def mipmapped(self, image: skia.Image) -> skia.Image:
+        """`image` with its mipmap chain, built once per image."""
+        key = image.uniqueID()
+        mipmapped = self._mipmapped.get(key)
+        if mipmapped is None:
+            mipmapped = image.withDefaultMipmaps()
+            self._mipmapped[key] = mipmapped
+            while len(self._mipmapped) > MAX_MIPMAPPED:
+                self._mipmapped.popitem(last=False)
+        else:
+            self._mipmapped.move_to_end(key)
+        return mipmapped
 
     def close(self) -> None:
         for path in list(self._videos):
             self._forget_video(path)
         self._images.clear()
         self._image_bytes = 0
+        self._mipmapped.clear()
 
     def video_decoder(self, path: str) -> VideoDecoder | None:
         """The open decoder for `path` (opened now if needed), or None if it cannot be read."""

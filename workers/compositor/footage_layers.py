@@ -17,6 +17,10 @@ from workers.compositor.context import RenderContext
 
 # Bilinear: exact at 100% on whole pixels (a still reproduces its source), smooth when scaled.
 SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kNone)
+# Shrunk below this, bilinear sampling skips source pixels and fine detail shimmers (a 4K plate
+# in a half-size preview); mipmaps average them instead, at the cost of building the chain.
+MIPMAP_BELOW = 0.6
+MIPMAP_SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 
 
 def footage_image(ctx: RenderContext, layer: dict, time: float) -> skia.Image | None:
@@ -65,12 +69,17 @@ def draw_footage(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: flo
     paint = skia.Paint(AntiAlias=True)
     paint.setAlphaf(paint_args["opacity"])
     paint.setBlendMode(paint_args["blend"])
-    size = footage_size(ctx, layer)
-    if size is None or size == (image.width(), image.height()):
-        canvas.drawImage(image, 0, 0, SAMPLING, paint)
+    size = footage_size(ctx, layer) or (image.width(), image.height())
+    shrink = canvas.getTotalMatrix().getMinScale() * min(size[0] / image.width(),
+                                                         size[1] / image.height())
+    sampling = SAMPLING
+    if 0 < shrink < MIPMAP_BELOW:
+        image, sampling = ctx.footage_cache.mipmapped(image), MIPMAP_SAMPLING
+    if size == (image.width(), image.height()):
+        canvas.drawImage(image, 0, 0, sampling, paint)
     else:
         # A proxy or a replaced file of another size still fills the footage's box.
-        canvas.drawImageRect(image, skia.Rect.MakeWH(*size), SAMPLING, paint)
+        canvas.drawImageRect(image, skia.Rect.MakeWH(*size), sampling, paint)
 
 
 def footage_box(ctx: RenderContext, layer: dict, time: float) -> skia.Rect | None:
