@@ -19,7 +19,7 @@ FRAMES = 30
 INTERVAL = 10  # key frame interval for these tests: three runs in 30 frames
 
 # Mean absolute error per channel allowed for each lossy format at this tiny size.
-TOLERANCE = {"h264": 6, "hevc": 6, "prores": 3, "vp9": 8, "gif": 24}
+TOLERANCE = {"h264": 6, "hevc": 6, "prores": 3, "vp9": 8, "gif": 3}
 
 
 def render(tmp_path, fmt, frames, parts, codec_options=None, name="out", interval=INTERVAL,

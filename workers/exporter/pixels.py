@@ -11,6 +11,8 @@ from __future__ import annotations
 import av
 import numpy as np
 
+from workers.exporter.gif_palette import quantize
+
 
 class FrameShapeError(ValueError):
     """A frame that is not height x width x 4 uint8, or not the size the output was opened at."""
@@ -52,6 +54,8 @@ def is_bt709(pix_fmt: str) -> bool:
 
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
     """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709)."""
+    if pix_fmt == "pal8":
+        return av.VideoFrame.from_ndarray(quantize(over_black(rgba)), format="pal8")
     if keep_alpha or rgba[..., 3].min() == 255:
         # Opaque frames go to the converter as they are: it ignores alpha, and skipping the
         # RGB copy matters at 1080p.

@@ -111,10 +111,12 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         pix_fmt = pix_fmt or "yuva420p"
         keep_alpha = pix_fmt.startswith("yuva")
     elif fmt == "gif":
-        pix_fmt = pix_fmt or "rgb8"
-        # Each GIF frame stored whole, never as a difference to the previous one, so a frame
-        # does not depend on the segment before it and segments join by plain copy.
+        pix_fmt = pix_fmt or "pal8"
+        # Each GIF frame stored whole, never as a difference to the previous one, and with
+        # its own colour table rather than the first frame's as the file's global one, so a
+        # frame does not depend on the segment before it and segments join by plain copy.
         options["gifflags"] = "-offsetting-transdiff"
+        options["global_palette"] = "0"
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
                         width, height, exact_rate(frame_rate))
 
