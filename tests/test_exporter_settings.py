@@ -46,3 +46,15 @@ def test_frames_of_another_size_are_refused(tmp_path):
                        opened=opened)
     opened.remove_all()
     assert os.listdir(tmp_path) == []
+
+
+def test_codec_options_that_bring_back_b_frames_are_caught(tmp_path):
+    from workers.exporter import SegmentError
+    with pytest.raises(SegmentError, match="reorders frames"):
+        final = str(tmp_path / "out.mp4")
+        opened = OpenedFiles()
+        try:
+            encode_segment(moving_frames(20), 0, 30, "h264", {"x264-params": "bframes=3"},
+                           segment_path(final, 0), opened=opened)
+        finally:
+            opened.remove_all()

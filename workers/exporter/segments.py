@@ -105,11 +105,20 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
             raise refused(setup, error) from None
         encoder = None
 
+        muxed = [first_frame_index]  # the index the next packet must carry
+
         def drain(packets):
-            # Without B-frames packets come out in frame order, one per frame; the encoder
-            # knows each one's frame index as its pts.
+            # Without B-frames packets come out in frame order, one per frame, each with its
+            # frame index as pts. Checked, because stamping would hide a reordering encoder
+            # (a codecOption turning B-frames back on) behind plausible timestamps.
             for packet in packets:
                 index = packet.pts
+                if index != muxed[0]:
+                    raise SegmentError(
+                        f"the {fmt} encoder returned frame {index} where frame {muxed[0]} was "
+                        "due; it reorders frames (B-frames), which segments cannot be joined "
+                        "with; remove the codecOption that enables them")
+                muxed[0] += 1
                 packet.stream = stream
                 stamp(packet, index, setup.frame_rate, stream)
                 container.mux(packet)
