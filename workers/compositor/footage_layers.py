@@ -15,8 +15,10 @@ import skia
 from protocol.transforms import layer_time
 from workers.compositor.context import RenderContext
 
-# Bilinear: exact at 100% on whole pixels (a still reproduces its source), smooth when scaled.
-SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kNone)
+# Catmull-Rom bicubic: it interpolates (exact at 100% on whole pixels, so a still reproduces
+# its source), keeps enlarged footage sharper than bilinear, and in this Skia build draws a
+# rotated, enlarged 600x400 image faster than bilinear does (10 ms against 12 to 13 at 1080p).
+SAMPLING = skia.SamplingOptions(skia.CubicResampler.CatmullRom())
 # Shrunk below this, bilinear sampling skips source pixels and fine detail shimmers (a 4K plate
 # in a half-size preview); mipmaps average them instead, at the cost of building the chain.
 MIPMAP_BELOW = 0.6
