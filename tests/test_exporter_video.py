@@ -193,7 +193,9 @@ def test_segments_out_of_order_are_refused_and_nothing_appears(tmp_path):
     opened = OpenedFiles([first, second])
     with pytest.raises(JoinError, match="starts at frame 10"):
         join_segments([second, first], "h264", final, 30, opened=opened)
-    assert not os.path.exists(final)
+    # The join's own temporary is gone already; the segments wait for the record's cleanup.
+    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (first, second))
+    assert sorted(opened.paths) == sorted([first, second])
     opened.remove_all()
     assert os.listdir(tmp_path) == []
 

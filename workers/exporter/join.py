@@ -41,6 +41,23 @@ def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rat
     rate = exact_rate(frame_rate)
     opened.make_folders(final_path)
     temporary = opened.add(temporary_path(final_path))
+    try:
+        frame_count = _copy_packets(segment_paths, fmt, temporary, rate)
+    except BaseException:
+        # The temporary is ours alone and useless now; the segments stay for the caller.
+        OpenedFiles([temporary]).remove_all()
+        opened.forget(temporary)
+        raise
+    publish(temporary, final_path, opened)
+    if remove_segments:
+        for path in segment_paths:
+            os.unlink(path)
+            opened.forget(path)
+    return frame_count
+
+
+def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate) -> int:
+    """Copy every segment's packets into a new `fmt` file at `temporary`; the frame count."""
     frame_count = 0
     gif_header = b""
     with av.open(temporary, "w", format=CONTAINERS[fmt]) as output:
@@ -77,11 +94,6 @@ def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rat
                     stamp(packet, frame_count, rate, out_stream)
                     output.mux(packet)
                     frame_count += 1
-    publish(temporary, final_path, opened)
-    if remove_segments:
-        for path in segment_paths:
-            os.unlink(path)
-            opened.forget(path)
     return frame_count
 
 
