@@ -135,6 +135,12 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                 if encoder is not None:
                     drain(encoder.encode(None))
                 encoder = fresh_encoder(setup, global_header)
+                if encoder.extradata != stream.codec_context.extradata:
+                    # The file's header describes every packet; a restarted encoder whose
+                    # parameter sets differ would make the packets after it undecodable.
+                    raise SegmentError(f"the {fmt} encoder produced a different stream header "
+                                       "after a restart, so its segments cannot be joined; "
+                                       f"report this with the codecOptions {codec_options}")
             frame = video_frame(rgba, setup.keep_alpha, setup.pix_fmt)
             frame.pts = index
             frame.time_base = encoder.time_base
