@@ -149,6 +149,11 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
             if on_frame is not None:
                 on_frame(index)
         drain(encoder.encode(None))
-    finally:
-        container.close()
+    except BaseException:
+        try:
+            container.close()
+        except Exception:
+            pass  # a half-written file may not close cleanly; the first error is the one to tell
+        raise
+    container.close()
     return Segment(path, first_frame_index, count)
