@@ -193,3 +193,29 @@ def test_footage_shrunk_far_below_its_size_is_averaged_not_aliased(tmp_path):
     # At full size the pixels are untouched.
     full = render_frame(footage_doc(item), "c", 0.0).pixels[10:90, 10:160]
     assert (full == pixels[:80, :150]).all()
+
+
+def test_video_that_skips_frames_keeps_showing_the_frame_before_the_gap(tmp_path):
+    # Frames at 0, 1, 2, then 5, 6 (in 1/30 s): at 3/30 and 4/30 frame 2 is still on screen.
+    from fractions import Fraction
+    path = str(tmp_path / "gaps.mkv")
+    with av.open(path, "w") as container:
+        stream = container.add_stream("ffv1", rate=FPS)
+        stream.width, stream.height = CLIP_SIZE
+        stream.pix_fmt = "bgr0"
+        stream.time_base = Fraction(1, FPS)
+        for index in (0, 1, 2, 5, 6):
+            pixels = np.empty((CLIP_SIZE[1], CLIP_SIZE[0], 3), np.uint8)
+            pixels[:] = frame_color(index)
+            frame = av.VideoFrame.from_ndarray(pixels, format="rgb24")
+            frame.pts, frame.time_base = index, Fraction(1, FPS)
+            for packet in stream.encode(frame):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    item = footage_item("f1", path, "video", *CLIP_SIZE, frameRate=FPS)
+    doc = footage_doc(item, layer_type="video")
+    cache = FootageCache()
+    for time_index, shown in ((0, 0), (2, 2), (3, 2), (4, 2), (5, 5), (6, 6), (9, 6), (3, 2)):
+        color = video_color(doc, time_index / FPS, cache)
+        assert (color == frame_color(shown)).all(), (time_index, shown)

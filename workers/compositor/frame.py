@@ -141,7 +141,7 @@ def _render_motion_blur(ctx: RenderContext, comp: dict, time: float, scale: floa
         _draw(surface, ctx, comp, sample_time, scale, background)
         _read(surface, out, straight=False)
         total += out
-    average_premultiplied(total, samples, out)
+    average_premultiplied(total, samples, out, opaque=background.fA >= 1.0)
 
 
 def _wrap(pixels: np.ndarray) -> skia.Surface:

@@ -31,11 +31,16 @@ def sample_times(time: float, frame_rate: float, samples: int, shutter_angle: fl
     return [time + shutter * ((index + 0.5) / samples - 0.5) for index in range(samples)]
 
 
-def average_premultiplied(total: np.ndarray, samples: int, out: np.ndarray) -> np.ndarray:
+def average_premultiplied(total: np.ndarray, samples: int, out: np.ndarray, *,
+                          opaque: bool = False) -> np.ndarray:
     """The mean of `samples` premultiplied RGBA renders summed in `total` (uint32), as straight
     RGBA in `out`. Averaging must happen premultiplied: averaging straight colors would let a
-    transparent sample's meaningless color bleed into the edge."""
+    transparent sample's meaningless color bleed into the edge. `opaque` (every sample fully
+    opaque) skips the unpremultiplying division, which changes nothing then."""
     mean = (total + samples // 2) // samples
+    if opaque:
+        out[...] = mean
+        return out
     alpha = mean[..., 3:4]
     straight = np.where(alpha > 0, (mean[..., :3] * 255 + alpha // 2) // np.maximum(alpha, 1), 0)
     out[..., :3] = np.minimum(straight, 255)

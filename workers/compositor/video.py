@@ -39,8 +39,12 @@ class VideoDecoder:
             frames = int(round(self.stream.duration * self.time_base * self.frame_rate))
         self.frame_count = frames or None
         self._frames = None
+        self._pending = None  # (index, av.VideoFrame): decoded, past the last target
         self._index = -1
         self._image: skia.Image | None = None
+        # The frame index last asked for: it may be behind _index when the file skips frames,
+        # and asking again (motion blur samples, several layers) must not seek.
+        self._target = -1
         # How often this decoder had to seek: a sequential render should need exactly one.
         self.seeks = 0
 
@@ -53,11 +57,12 @@ class VideoDecoder:
         target = max(0, int(math.floor(seconds * self.frame_rate + 1e-6)))
         if self.frame_count:
             target = min(target, self.frame_count - 1)
-        if target == self._index and self._image is not None:
+        if target in (self._index, self._target) and self._image is not None:
             return self._image
         if self._frames is None or target < self._index or \
                 target > self._index + SEEK_AHEAD_FRAMES:
             self._seek(target)
+        self._target = target
         return self._decode_until(target)
 
     def _seek(self, target: int) -> None:
@@ -66,25 +71,34 @@ class VideoDecoder:
                             any_frame=False)
         self.seeks += 1
         self._frames = self.container.decode(self.stream)
-        self._index = -1
+        self._index = self._target = -1
         self._image = None
+        self._pending = None
 
     def _decode_until(self, target: int) -> skia.Image | None:
-        last = None
-        for frame in self._frames:
-            index = self._frame_index(frame)
-            if index < target:
-                last = (index, frame)
-                continue
-            # The first frame at or past the target: past it only when the file skips frames.
-            self._index = index
-            self._image = to_image(frame)
-            return self._image
-        # Ran off the end (the file has fewer frames than it claims): the last frame decoded
-        # stands for every later time.
-        self._frames = None
-        if last is not None:
-            self._index, self._image = last[0], to_image(last[1])
+        """Decode forward to the frame showing at `target`: the newest frame at or before it
+        (a file that skips frames keeps showing the frame before the gap). The first frame
+        past the target is kept as pending for the next call; only the frame chosen is
+        converted to an image."""
+        chosen = None
+        while True:
+            if self._pending is None:
+                frame = next(self._frames, None) if self._frames is not None else None
+                if frame is None:
+                    self._frames = None  # the end: whatever shows last holds
+                    break
+                self._pending = (self._frame_index(frame), frame)
+            if self._pending[0] > target:
+                break
+            chosen, self._pending = self._pending, None
+        if chosen is None:
+            if self._image is not None and self._index <= target:
+                return self._image  # the frame already shown is still the one showing
+            if self._pending is None:
+                return self._image
+            # The target is before the file's first frame: show the first.
+            chosen, self._pending = self._pending, None
+        self._index, self._image = chosen[0], to_image(chosen[1])
         return self._image
 
     def _frame_index(self, frame: av.VideoFrame) -> int:
