@@ -2,11 +2,13 @@
 if the change is intended, run scripts/regenerate_goldens.py, which prints how much each image
 moved, and commit the new PNGs with the reason."""
 
+import numpy as np
 import pytest
+import skia
 
 from protocol.document import load_document
 from tests.compositor_golden_scenes import SCENES, difference, golden_path, read_png
-from workers.compositor import render_frame
+from workers.compositor import render_frame, render_to_surface
 
 # Anti-aliasing and filter rounding may move a little between Skia builds; a real regression
 # moves far more than this.
@@ -32,3 +34,28 @@ def test_golden_scenes_are_documents_the_schema_accepts(name, tmp_path):
     # The scenes are built by hand; the schema's own validator keeps them honest.
     build, _, _ = SCENES[name]
     load_document(build(str(tmp_path)))
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_half_scale_render_is_the_full_render_made_smaller(name, tmp_path):
+    # Previews and proxies render at a scale; every feature (text, effects, precomp clips,
+    # motion blur) must shrink with it rather than keep its full-size pixels.
+    build, comp_id, time = SCENES[name]
+    document = build(str(tmp_path))
+    full = render_frame(document, comp_id, time).pixels.astype(float)
+    half = render_frame(document, comp_id, time, scale=0.5).pixels.astype(float)
+    assert half.shape == (45, 80, 4)
+    shrunk = full.reshape(45, 2, 80, 2, 4).mean(axis=(1, 3))
+    assert np.abs(half - shrunk).mean() <= 3.0  # a layer out of place costs 7 or more
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_render_to_surface_draws_what_render_frame_returns(name, tmp_path):
+    build, comp_id, time = SCENES[name]
+    document = build(str(tmp_path))
+    if document["comps"][0].get("motionBlur", {}).get("enabled"):
+        pytest.skip("render_to_surface draws one instant; motion blur needs readbacks")
+    surface, missing = render_to_surface(document, comp_id, time)
+    assert missing == []
+    pixels = surface.makeImageSnapshot().toarray(colorType=skia.kRGBA_8888_ColorType)
+    assert (pixels == render_frame(document, comp_id, time).pixels).all()
