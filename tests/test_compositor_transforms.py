@@ -154,3 +154,8 @@ def test_out_array_is_filled_in_place():
     assert frame.pixels is out and (out[0, 0] == [255, 0, 0, 255]).all()
     with pytest.raises(ValueError, match="shape"):
         render_frame(document(comp("c", [])), "c", 0.0, out=np.zeros((10, 10, 4), np.uint8))
+
+
+def test_scale_of_zero_or_less_is_refused_with_a_reason():
+    with pytest.raises(ValueError, match="scale must be above 0"):
+        render_frame(document(comp("c", [])), "c", 0.0, scale=0)
