@@ -49,6 +49,11 @@ def default_footage_cache() -> FootageCache:
     return _default_cache[0]
 
 
+def _context(document: dict, footage: FootageCache | None) -> RenderContext:
+    return RenderContext.for_document(
+        document, footage if footage is not None else default_footage_cache())
+
+
 def output_size(comp: dict, scale: float) -> tuple[int, int]:
     if not scale > 0:
         raise ValueError(f"scale must be above 0 (1 is full size, 0.5 half), not {scale!r}")
@@ -94,7 +99,7 @@ def render_to_surface(document: dict, comp_id: str, time: float, *,
                       transparent: bool = False) -> tuple[skia.Surface, list]:
     """Draw the frame into this process's surface for its size (valid until the next render of
     that size) and return it with the missing footage. No motion blur: that needs readbacks."""
-    ctx = RenderContext.for_document(document, footage if footage is not None else default_footage_cache())
+    ctx = _context(document, footage)
     comp = ctx.find_comp(comp_id)
     surface = _surface(*output_size(comp, scale))
     _draw(surface, ctx, comp, time, scale, _background(comp, transparent))
@@ -110,7 +115,7 @@ def render_frame(document: dict, comp_id: str, time: float, *,
     out; `out` (H x W x 4 uint8, C-contiguous) is filled and returned instead of a new array,
     for callers that encode each frame before rendering the next.
     """
-    ctx = RenderContext.for_document(document, footage if footage is not None else default_footage_cache())
+    ctx = _context(document, footage)
     comp = ctx.find_comp(comp_id)
     width, height = output_size(comp, scale)
     if out is None:
