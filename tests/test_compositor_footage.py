@@ -63,7 +63,8 @@ def test_image_layer_at_100_percent_reproduces_the_source_pixels(tmp_path):
     frame = render_frame(footage_doc(footage_item("f1", path, "image", 40, 30)), "c", 0.0)
     assert frame.missing == []
     assert (frame.pixels[10:40, 10:50] == source).all()
-    assert (frame.pixels[:10] == [0, 0, 0, 255]).all() and (frame.pixels[40:] == [0, 0, 0, 255]).all()
+    black = [0, 0, 0, 255]
+    assert (frame.pixels[:10] == black).all() and (frame.pixels[40:] == black).all()
 
 
 def test_image_alpha_comes_through_as_straight_rgba(tmp_path):

@@ -130,7 +130,8 @@ def test_scale_renders_the_same_picture_at_a_reduced_size(scale, size):
     y0, x0 = int(20 * scale), int(40 * scale)
     y1, x1 = int(60 * scale), int(80 * scale)
     assert (pixels[y0:y1, x0:x1] == [255, 0, 0, 255]).all()
-    assert covered(pixels).sum() == pytest.approx((y1 - y0) * (x1 - x0), abs=2 * (x1 - x0 + y1 - y0))
+    area, edge = (y1 - y0) * (x1 - x0), (x1 - x0) + (y1 - y0)
+    assert covered(pixels).sum() == pytest.approx(area, abs=2 * edge)
 
 
 def test_comp_found_by_name_and_unknown_comp_is_named():
