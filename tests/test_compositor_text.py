@@ -97,3 +97,15 @@ def test_bold_puts_down_more_ink_than_regular():
     regular = ink(text("t", "Weight", 160, 90))
     bold = ink(text("t", "Weight", 160, 90, bold=True))
     assert bold.sum() > regular.sum() * 1.1
+
+
+def test_system_families_are_found_through_fontconfig_after_the_bundled_ones():
+    from workers.compositor.fonts import typeface
+    system = skia.FontMgr.RefDefault().matchFamilyStyle("DejaVu Sans", skia.FontStyle.Normal())
+    if system is None:
+        pytest.skip("no DejaVu Sans on this machine's fontconfig")
+    assert typeface("DejaVu Sans").getFamilyName() == "DejaVu Sans"
+    # A bundled family wins over a system font of the same name, so every node agrees.
+    assert typeface("Roboto").getFamilyName() == "Roboto"
+    # A generic name is not a family: it falls back to the default, not to fontconfig's pick.
+    assert typeface("sans-serif").getFamilyName() == "Roboto"
