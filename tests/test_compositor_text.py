@@ -109,3 +109,23 @@ def test_system_families_are_found_through_fontconfig_after_the_bundled_ones():
     assert typeface("Roboto").getFamilyName() == "Roboto"
     # A generic name is not a family: it falls back to the default, not to fontconfig's pick.
     assert typeface("sans-serif").getFamilyName() == "Roboto"
+
+
+def test_characters_the_family_lacks_come_from_a_fallback_face():
+    # Roboto has no Chinese: the two characters must be drawn (from the bundled Noto Sans SC)
+    # exactly as that family draws them, not as empty boxes.
+    from workers.compositor.fonts import typeface
+    assert typeface("Roboto").unicharToGlyph(ord("你")) == 0
+    mixed = ink(text("t", "ab你好", 160, 90, font="Roboto", align="left", size=40))
+    latin = ink(text("t", "ab", 160, 90, font="Roboto", align="left", size=40))
+    assert (mixed[:, :170] == latin[:, :170]).all()  # the Latin run is unchanged
+    width = advance_width("ab", 40)
+    chinese = ink(text("t", "你好", 160 + width, 90, font="Noto Sans SC", align="left", size=40))
+    right = int(160 + width) + 2
+    ours, reference = mixed[:, right:], chinese[:, right:]
+    assert ours.sum() > 300
+    # Same glyph shapes; the line's baseline is Roboto's, so compare the ink's own boxes.
+    x0, y0, x1, y1 = extent(ours)
+    rx0, ry0, rx1, ry1 = extent(reference)
+    assert (x1 - x0, y1 - y0) == (rx1 - rx0, ry1 - ry0)
+    assert (ours[y0:y1, x0:x1] == reference[ry0:ry1, rx0:rx1]).mean() > 0.98

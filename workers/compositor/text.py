@@ -3,7 +3,8 @@
 Layout (docs/document.md, "Layer coordinates"): (0, 0) is the alignment point, horizontally at
 the left edge, center or right edge of every line per `align`, vertically at the middle of the
 block of lines. Glyphs are placed by their advances, with no shaping (no kerning or ligatures):
-that keeps layout a pure function of the font's metrics, identical on every node.
+that keeps layout a pure function of the font's metrics, identical on every node. Characters the
+family lacks come from a fallback face (fonts.py), in runs of their own.
 
 Laying out costs far more than drawing, so layouts are cached by everything they depend on;
 only the paint changes from frame to frame for a text that does not change.
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 import skia
 
 from protocol.keyframes import value_at
-from workers.compositor.fonts import typeface
+from workers.compositor.fonts import fallback_typeface, typeface
 from workers.compositor.paints import fill_paint
 
 DEFAULT_SIZE = 72.0
@@ -28,7 +29,7 @@ MAX_CACHED_LAYOUTS = 512
 
 @dataclass(frozen=True)
 class TextLayout:
-    runs: tuple  # (TextBlob, x, baseline y) per non-empty line
+    runs: tuple  # (TextBlob, x, baseline y) per run of one face on one line
     box: skia.Rect  # every glyph's ink and every line box, in layer coordinates
 
 
@@ -57,15 +58,37 @@ def text_layout(content: dict, time: float) -> TextLayout:
     return layout
 
 
-def _lay_out(text: str, family, bold: bool, italic: bool, size: float, tracking: float,
-             align: str, line_height: float) -> TextLayout:
-    font = skia.Font(typeface(family, bold, italic), size)
+def _font(face: skia.Typeface, size: float) -> skia.Font:
+    font = skia.Font(face, size)
     # Unhinted, subpixel-positioned glyphs: text that moves slowly must not jitter by a pixel.
     font.setHinting(skia.FontHinting.kNone)
     font.setSubpixel(True)
     font.setLinearMetrics(True)
     font.setEdging(skia.Font.Edging.kAntiAlias)
-    metrics = font.getMetrics()
+    return font
+
+
+def _face_runs(line: str, primary: skia.Typeface, bold: bool, italic: bool) -> list:
+    """The line cut into (face, text) runs: the primary face wherever it has the glyph, a
+    fallback face for the characters it lacks (spaces and controls stay with the primary)."""
+    runs: list = []
+    for character in line:
+        face = primary
+        if not primary.unicharToGlyph(ord(character)) and character.isprintable() \
+                and not character.isspace():
+            face = fallback_typeface(character, bold, italic) or primary
+        if runs and runs[-1][0] is face:
+            runs[-1][1] += character
+        else:
+            runs.append([face, character])
+    return runs
+
+
+def _lay_out(text: str, family, bold: bool, italic: bool, size: float, tracking: float,
+             align: str, line_height: float) -> TextLayout:
+    primary = typeface(family, bold, italic)
+    fonts = {}  # one Font per face used
+    metrics = _font(primary, size).getMetrics()
     ascent, descent = -metrics.fAscent, metrics.fDescent
     lines = text.split("\n")
     step = line_height * size
@@ -74,23 +97,24 @@ def _lay_out(text: str, family, bold: bool, italic: bool, size: float, tracking:
     runs = []
     for index, line in enumerate(lines):
         line_top = top + index * step
-        # The glyphs' ascent-to-descent extent sits in the middle of its line box.
+        # The primary face's ascent-to-descent extent sits in the middle of its line box.
         baseline = line_top + (step - (ascent + descent)) / 2.0 + ascent
-        advances = font.getWidths(font.textToGlyphs(line)) if line else []
-        xs, x = [], 0.0
-        for advance in advances:
-            xs.append(x)
-            x += advance + tracking
-        width = x - tracking if advances else 0.0
+        placed, x = [], 0.0  # (font, text, x of each character)
+        for face, piece in _face_runs(line, primary, bold, italic):
+            font = fonts.get(id(face)) or fonts.setdefault(id(face), _font(face, size))
+            xs = []
+            for advance in font.getWidths(font.textToGlyphs(piece)):
+                xs.append(x)
+                x += advance + tracking
+            placed.append((font, piece, xs))
+        width = x - tracking if line else 0.0
         left = {"left": 0.0, "right": -width}.get(align, -width / 2.0)
         box.join(skia.Rect.MakeXYWH(left, line_top, width, step))
-        if not line:
-            continue
-        blob = skia.TextBlob.MakeFromPosTextH(line, [left + x for x in xs], 0.0, font)
-        if blob is None:
-            continue
-        runs.append((blob, 0.0, baseline))
-        box.join(blob.bounds().makeOffset(0.0, baseline))
+        for font, piece, xs in placed:
+            blob = skia.TextBlob.MakeFromPosTextH(piece, [left + x for x in xs], 0.0, font)
+            if blob is not None:
+                runs.append((blob, 0.0, baseline))
+                box.join(blob.bounds().makeOffset(0.0, baseline))
     return TextLayout(runs=tuple(runs), box=box)
 
 
