@@ -26,6 +26,7 @@ MAX_OPEN_VIDEOS = 8
 # every frame; a video frame's only by the layers and motion blur samples of its own frame.
 MAX_MIPMAPPED = 16
 
+
 def _stamp(path: str):
     try:
         info = os.stat(path)
@@ -35,6 +36,9 @@ def _stamp(path: str):
 
 
 class FootageCache:
+    """One per worker process, kept across frames and jobs. Not thread-safe: a worker renders
+    one frame at a time."""
+
     def __init__(self, image_budget_bytes: int = IMAGE_BUDGET_BYTES,
                  max_open_videos: int = MAX_OPEN_VIDEOS):
         self.image_budget_bytes = image_budget_bytes
