@@ -2,12 +2,16 @@
 way every engine command runs.
 
 ```
-  command_run / command_batch (quick lane threads)          render service (its own threads)
-        │                                                         │
-        ▼                                                         ▼
-  Engine.run(id, params) ── RLock ──► handler edits engine.doc    Engine.snapshot() ── RLock ──►
-        │                              (supervisor/commands/*)      (revision, copy of doc)
-        └─ before/after: snapshot for undo, revision += 1
+  command_run / command_batch            render service
+  (quick lane threads)                   (its own threads)
+        │                                      │
+        ▼                                      ▼
+  Engine.run(id, params)                 Engine.snapshot()
+        │ RLock                                │ RLock
+        ▼                                      ▼
+  handler edits engine.doc               (revision, copy of doc)
+  (supervisor/commands/*)
+        └─ before: copy for undo; after: revision += 1
 ```
 
 Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot

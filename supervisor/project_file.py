@@ -118,7 +118,8 @@ def _sweep_leftovers(folder: str, name: str) -> None:
     """Remove temporary files an earlier save of this project left when it was killed between
     writing and renaming: exactly mkstemp's `.NAME.XXXXXXXX.tmp` for this one name.
     (Saves of one project are serialised by the engine's lock, so none of these is live.)"""
-    for leftover in glob.glob(os.path.join(glob.escape(folder), f".{glob.escape(name)}.{'?' * 8}.tmp")):
+    pattern = f".{glob.escape(name)}.{'?' * 8}.tmp"
+    for leftover in glob.glob(os.path.join(glob.escape(folder), pattern)):
         try:
             os.unlink(leftover)
         except OSError:

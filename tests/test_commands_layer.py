@@ -61,7 +61,7 @@ def test_layer_add_at_an_index_and_with_attributes_and_transform():
     ({"type": "solid", "color": [1, 0, 0], "text": "x"}, "a solid layer does not take 'text'; "
                                                          "it takes color, height, width"),
     ({"type": "shape", "shape": "ellipse", "size": [1, 1], "cornerRadius": 3},
-     "a ellipse shape does not take 'cornerRadius'"),
+     "an ellipse shape does not take 'cornerRadius'"),
     ({"type": "shape", "shape": "path", "size": [1, 1]}, "a shape layer needs 'points'"),
     ({"type": "shape", "shape": "polygon", "size": [1, 1], "points": [[0, 0], [1, 1]]},
      "points is a list of"),
@@ -71,7 +71,7 @@ def test_layer_add_at_an_index_and_with_attributes_and_transform():
     ({"type": "null", "blendMode": "burn"}, "blendMode must be one of normal"),
     ({"type": "null", "inPoint": 5, "outPoint": 1}, "outPoint \\(1\\) must be after inPoint"),
     ({"type": "null", "trackMatte": "alpha"}, "is the top layer, so there is no layer above"),
-    ({"type": "image"}, "a image layer needs 'footage'"),
+    ({"type": "image"}, "an image layer needs 'footage'"),
     ({"type": "image", "footage": "nothing"}, "the project has no footage; import some"),
     ({"type": "image", "path": "/no/such/file.png"}, "cannot import /no/such/file.png: there "
                                                      "is no such file"),

@@ -23,6 +23,7 @@ MOTION_BLUR = {"type": "object", "description": "{enabled?, samples?, shutterAng
                "for layers that move (samples per frame, shutter angle in degrees)"}
 _KINDS = {"name": "string", "width": "positive", "height": "positive", "frameRate": "positive",
           "duration": "positive", "background": "color"}
+MOTION_BLUR_KINDS = {"enabled": "bool", "samples": "positive", "shutterAngle": "nonNegative"}
 MAX_SIDE = 16384  # Skia's raster surfaces stop here; a larger comp could never be rendered
 
 
@@ -65,7 +66,7 @@ def comp_set(engine, params, ctx):
     if "motionBlur" in params:
         blur = dict(comp["motionBlur"])
         for key, value in params["motionBlur"].items():
-            kind = {"enabled": "bool", "samples": "positive", "shutterAngle": "nonNegative"}.get(key)
+            kind = MOTION_BLUR_KINDS.get(key)
             if kind is None:
                 raise CommandError(f"motionBlur takes enabled, samples and shutterAngle, not "
                                    f"{key!r}.")

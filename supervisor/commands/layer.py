@@ -217,15 +217,16 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     spec = CONTENT[kind]
     given = {key: params[key] for key in CONTENT_PARAMS if key in params}
     allowed = set(spec)
+    what = _article(kind) + " layer"
     if kind == "shape":
         shape = given.get("shape") or (layer["content"]["shape"] if layer else None)
         allowed = set(_SHAPE_COMMON) | set(SHAPE_EXTRAS.get(shape, {}))
         if shape == "path":
             allowed.add("points")
+        if shape:
+            what = _article(shape) + " shape"
     wrong = [key for key in given if key not in allowed]
     if wrong:
-        what = f"a {given.get('shape') or (layer or {}).get('content', {}).get('shape')} shape" \
-            if kind == "shape" else f"a {kind} layer"
         takes = ", ".join(sorted(allowed)) or "no content params"
         raise CommandError(f"{what} does not take {', '.join(map(repr, wrong))}; it takes "
                            f"{takes}.")
@@ -234,7 +235,7 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         if kind == "shape" and given.get("shape") == "path" and "points" not in given:
             missing.append("points")
         if missing:
-            raise CommandError(f"a {kind} layer needs {', '.join(map(repr, missing))}.")
+            raise CommandError(f"{_article(kind)} layer needs {', '.join(map(repr, missing))}.")
     checked = {}
     for key, value in given.items():
         value_kind, animatable = spec[key]
@@ -252,13 +253,17 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         footage = find_footage(doc, checked["footage"])
         fits = {"image": ("image",), "video": ("video", "sequence")}[kind]
         if footage["kind"] not in fits:
-            better = "an image" if footage["kind"] == "image" else "a video"
-            raise CommandError(f"footage {footage['name']!r} is {'an' if footage['kind'] == 'image' else 'a'} "
-                               f"{footage['kind']}; show it with {better} layer.")
+            layer_type = "image" if footage["kind"] == "image" else "video"
+            raise CommandError(f"footage {footage['name']!r} is {_article(footage['kind'])}; "
+                               f"show it with {_article(layer_type)} layer.")
         checked["footage"] = footage["id"]
     if "source" in checked:
         checked["source"] = find_comp(doc, checked["source"])["id"]
     return checked
+
+
+def _article(word: str) -> str:
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
 
 def _reshape(content: dict, shape: str) -> None:

@@ -96,8 +96,9 @@ def check_params(cmd: Command, params: Any) -> dict:
     if params is None:
         params = {}
     if not isinstance(params, dict):
-        raise CommandError(f"{cmd.id} takes its params as an object, not {type(params).__name__}"
-                           f"; for example {{{', '.join(repr(n) + ': ...' for n in cmd.required)}}}")
+        example = ", ".join(f'"{name}": ...' for name in cmd.required)
+        raise CommandError(f"{cmd.id} takes its params as an object, not "
+                           f"{type(params).__name__}; for example {{{example}}}.")
     accepted = ", ".join(cmd.properties) or "no params"
     unknown = [name for name in params if name not in cmd.properties]
     if unknown:
