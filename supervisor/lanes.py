@@ -32,7 +32,9 @@ class Lane:
     def submit(self, work: Callable[[], None]) -> str | None:
         """Queue `work`; None when accepted, else a sentence saying why it was refused."""
         with self._lock:
-            if len(self._waiting) >= self.queue_bound and self._idle == 0:
+            # Counted as running + waiting, not by the queue alone: a call just handed to a
+            # thread that has not picked it up yet must not make room for one more.
+            if self.running + len(self._waiting) >= self.cap + self.queue_bound:
                 return (f"The {self.name} lane is full: {self.running} calls are running and "
                         f"{len(self._waiting)} are waiting. Retry when some have finished.")
             self._waiting.append(work)

@@ -106,45 +106,52 @@ def kill_and_reap(held: list[Held], pgids: tuple[int, ...] = ()) -> None:
 
 
 def _reap_owned(held: list[Held]) -> None:
-    """Wait (on the pidfds, which become readable when a process exits) for each held process to
-    end, and reap the ones that re-parented to us."""
+    """Wait for each held process to be gone, reaping those that re-parented to us.
+
+    A killed process whose parent is still alive is that parent's to reap; but its parent may be
+    a worker we are killing too, and then it re-parents to us a moment later (we are a child
+    subreaper). So a zombie that is not ours is watched until it is reaped or becomes ours."""
     deadline = time.monotonic() + REAP_BOUND
     pending = list(held)
     me = os.getpid()
-    while pending:
-        pending = [process for process in pending if not _gone_or_reaped(process, me)]
-        remaining = deadline - time.monotonic()
-        if not pending or remaining <= 0:
+    while pending and time.monotonic() < deadline:
+        running = []
+        waiting_on_others = []
+        for process in pending:
+            state = _state(process.pid, me)
+            if state == "running":
+                running.append(process)
+            elif state == "zombie-of-another":
+                waiting_on_others.append(process)
+        pending = running + waiting_on_others
+        if not pending:
             break
-        fds = [process.pidfd for process in pending if process.pidfd is not None]
-        if len(fds) == len(pending):
-            select.select(fds, [], [], remaining)
+        fds = [process.pidfd for process in running if process.pidfd is not None]
+        if running and len(fds) == len(running) and not waiting_on_others:
+            # pidfds become readable when the process exits: no polling while they run.
+            select.select(fds, [], [], max(0.0, deadline - time.monotonic()))
         else:
-            time.sleep(0.02)  # no pidfds on this kernel: nothing to wait on but the clock
+            time.sleep(0.02)  # re-parenting is not something a descriptor tells us about
     release(held)
 
 
-def _gone_or_reaped(process: Held, me: int) -> bool:
+def _state(pid: int, me: int) -> str:
+    """"gone" (no such process, or reaped now), "zombie-of-another", or "running"."""
     try:
-        parent = psutil.Process(process.pid).ppid()
-    except psutil.NoSuchProcess:
-        return True
+        process = psutil.Process(pid)
+        parent = process.ppid()
+        status = process.status()
     except psutil.Error:
-        return True
+        return "gone"
+    if status != psutil.STATUS_ZOMBIE:
+        return "running"
     if parent != me:
-        # Not ours to reap; its own parent will (or init will). Gone from our point of view once
-        # it is a zombie or dead.
-        try:
-            return psutil.Process(process.pid).status() == psutil.STATUS_ZOMBIE
-        except psutil.Error:
-            return True
+        return "zombie-of-another"
     try:
-        pid, _ = os.waitpid(process.pid, os.WNOHANG)
-        return pid != 0
+        reaped, _ = os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
-        return True
-    except OSError as exc:
-        return exc.errno != errno.EINTR
+        return "gone"
+    return "gone" if reaped else "zombie-of-another"
 
 
 def all_gone(pids: list[int]) -> bool:

@@ -17,8 +17,8 @@ import os
 import queue
 import socket
 import threading
-import time
 
+from protocol.frames import FrameError
 from workers.channel import Channel
 from workers.job import Job, JobCancelled
 from workers.tasks import TASKS, TaskError
@@ -57,6 +57,16 @@ def become_subreaper() -> None:
 
 
 def run(sock: socket.socket, kind: str, preload: tuple[str, ...] = ()) -> None:
+    """The worker's whole life. It ends, quietly, when the supervisor's end of the socket closes
+    or breaks: a supervisor that exited owes nobody a traceback from its workers."""
+    try:
+        _serve(sock, kind, preload)
+    except (OSError, FrameError):
+        pass
+    os._exit(0)
+
+
+def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...]) -> None:
     for module in preload:
         __import__(module)
     for module in TASK_MODULES:
@@ -69,7 +79,7 @@ def run(sock: socket.socket, kind: str, preload: tuple[str, ...] = ()) -> None:
         become_subreaper()
     jobs: queue.SimpleQueue = queue.SimpleQueue()
     current: dict[int, Job] = {}
-    threading.Thread(target=_job_loop, args=(jobs, current, channel), daemon=True,
+    threading.Thread(target=_job_loop_until_gone, args=(jobs, current, channel), daemon=True,
                      name="job").start()
     channel.send({"kind": "ready", "pid": os.getpid()})
     while True:
@@ -87,7 +97,13 @@ def run(sock: socket.socket, kind: str, preload: tuple[str, ...] = ()) -> None:
                 on_cancel = getattr(job, "on_cancel", None)
                 if on_cancel is not None:
                     on_cancel()
-    os._exit(0)
+
+
+def _job_loop_until_gone(jobs: queue.SimpleQueue, current: dict, channel: Channel) -> None:
+    try:
+        _job_loop(jobs, current, channel)
+    except OSError:  # the supervisor is gone; so are we
+        os._exit(0)
 
 
 def _job_loop(jobs: queue.SimpleQueue, current: dict, channel: Channel) -> None:
@@ -115,7 +131,11 @@ def _job_loop(jobs: queue.SimpleQueue, current: dict, channel: Channel) -> None:
         finally:
             beating.set()
             current.pop(job.id, None)
-        channel.send(reply)
+        try:
+            channel.send(reply)
+        except FrameError as exc:  # a result too large or not msgpack-able: say so instead
+            channel.send({"kind": "error", "id": job.id, "type": "internal",
+                          "message": f"the {job.task} task's result could not be sent: {exc}"})
 
 
 def _heartbeat(job: Job, stop: threading.Event) -> None:

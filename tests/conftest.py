@@ -1,0 +1,18 @@
+import pytest
+
+from tests.mcp_process import McpProcess
+
+
+@pytest.fixture
+def server(request):
+    """A fresh `rendervisor mcp`; extra arguments via @pytest.mark.server_args(...)."""
+    marker = request.node.get_closest_marker("server_args")
+    args = marker.args if marker else ()
+    process = McpProcess(*args)
+    process.initialize()
+    yield process
+    process.stop()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "server_args(*args): arguments for `rendervisor mcp`")
