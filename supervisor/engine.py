@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import os
 import re
 import threading
@@ -41,6 +42,8 @@ from protocol.frame_spec import FrameSpecError
 from supervisor.commands.registry import COMMANDS, CommandError, check_params
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
+
+log = logging.getLogger(__name__)
 
 # Undo steps kept. A step is one copy of the document; at a few kilobytes each this bounds the
 # history to a few megabytes, and an agent that needs more than this many undos is better served
@@ -126,7 +129,11 @@ class Engine:
                                    "step in a batch that is not atomic.")
             with self.lock:
                 saved = self._state()
-                report = self._run_steps(steps, stop_on_error=True, ctx=ctx)
+                try:
+                    report = self._run_steps(steps, stop_on_error=True, ctx=ctx)
+                except BaseException:  # cancelled mid-batch: all or nothing still holds
+                    self._restore(saved)
+                    raise
                 if report["failed"]:
                     self._restore(saved)
                     for entry in report["results"]:
@@ -151,6 +158,9 @@ class Engine:
                 entry["status"] = "skipped"
                 results.append(entry)
                 continue
+            if ctx is not None:
+                ctx.progress(index, len(steps), step["id"])
+                ctx.check_cancelled()  # a cancel stops the batch between steps
             try:
                 params = resolve_references(step.get("params") or {}, results, index)
                 entry["result"] = self.run(step["id"], params, ctx)
@@ -159,6 +169,13 @@ class Engine:
             except CommandError as error:
                 entry["status"] = "failed"
                 entry["error"] = str(error)
+                failed += 1
+            except Exception as error:  # a bug in a command: report the step, keep the batch
+                log.exception("engine command %s failed unexpectedly", step["id"])
+                entry["status"] = "failed"
+                entry["error"] = (f"{step['id']} failed unexpectedly ({type(error).__name__}: "
+                                  f"{error}); this is a bug in rendervisor, and the project "
+                                  "was left as it was before this step.")
                 failed += 1
             results.append(entry)
         return {"completed": completed, "failed": failed, "results": results}

@@ -109,3 +109,29 @@ def test_references_to_later_steps_and_missing_keys_fail_the_step():
         {"id": "comp.set", "params": {"comp": "$0.layer"}},
     ])
     assert "step 0's result has no 'layer' (it has comp, name)" in report["results"][1]["error"]
+
+
+def test_a_cancelled_atomic_batch_rolls_back_and_a_cancelled_batch_stops_between_steps():
+    from supervisor.tools.registry import CallContext, Cancelled
+
+    engine = engine_with_layers()
+    before = copy.deepcopy(engine.doc)
+    ctx = CallContext(session=None)
+    seen = []
+
+    def progress(done, total, message):
+        seen.append((done, total, message))
+        if done == 1:
+            ctx.cancelled.set()  # the client cancels while step 0 has run
+
+    ctx.report_progress = progress
+    steps = [{"id": "comp.new", "params": {}}, {"id": "comp.new", "params": {}}]
+    with pytest.raises(Cancelled):
+        engine.batch(steps, atomic=True, ctx=ctx)
+    assert engine.doc["comps"] == before["comps"]
+    assert seen == [(0, 2, "comp.new"), (1, 2, "comp.new")]
+    ctx.cancelled.clear()
+    seen.clear()
+    with pytest.raises(Cancelled):
+        engine.batch(steps, ctx=ctx)
+    assert len(engine.doc["comps"]) == 2  # not atomic: the step that ran stays
