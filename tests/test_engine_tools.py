@@ -126,3 +126,19 @@ def test_engine_tools_end_to_end_through_the_mcp_server(server, tmp_path):
         "uri": "rendervisor://document"}))["result"]["contents"][0]
     assert json.loads(document["text"]) == inspected
     assert inspected["project"]["path"] == str(tmp_path / "p.rvproj")
+
+
+def test_mcp_project_flag_opens_the_project_at_start(tmp_path):
+    from tests.mcp_process import McpProcess
+
+    engine = Engine()
+    engine.run("comp.new", {"name": "Opened"})
+    engine.run("project.save", {"path": str(tmp_path / "start.rvproj")})
+    process = McpProcess("--project", str(tmp_path / "start.rvproj"))
+    try:
+        process.initialize()
+        overview = process.run("doc_inspect", {})["structuredContent"]
+        assert [c["name"] for c in overview["comps"]] == ["Opened"]
+        assert overview["project"]["path"] == str(tmp_path / "start.rvproj")
+    finally:
+        process.stop()
