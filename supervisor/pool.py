@@ -46,7 +46,7 @@ WEDGE_DEADLINE = 30.0
 # A new worker must say "ready" within this; the forkserver preloads the heavy modules, so a fork
 # is fast, but the first fork waits for that preload.
 STARTUP_DEADLINE = 60.0
-WORKER_MODULES = ("workers.worker_main", "workers.shell_runner")
+WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks")
 
 
 class JobFailed(Exception):

@@ -148,4 +148,4 @@ def _heartbeat(job: Job, stop: threading.Event) -> None:
 
 # Modules whose tasks every worker can run. Imported inside the worker (and preloaded by the
 # forkserver), never by the supervisor's own threads.
-TASK_MODULES = ("workers.shell_runner",)
+TASK_MODULES = ("workers.shell_runner", "workers.render_tasks")
