@@ -40,6 +40,7 @@ import supervisor.commands  # noqa: F401  (registers every command family)
 from protocol.document import DocumentError, new_document
 from protocol.frame_spec import FrameSpecError
 from supervisor.commands.registry import COMMANDS, CommandError, check_params
+from supervisor.commands.render import available as render_available
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -245,7 +246,7 @@ class Engine:
         if needle:  # commands whose id matches come before those that only mention it
             ordered.sort(key=lambda cmd: needle not in cmd.id.lower())
         for cmd in ordered:
-            enabled = cmd.kind != "render" or self.render_service is not None
+            enabled = cmd.kind != "render" or render_available(self, cmd.id)
             if enabled_only and not enabled:
                 continue
             if needle and needle not in f"{cmd.id} {cmd.title} {cmd.description}".lower():
@@ -257,7 +258,9 @@ class Engine:
                      "params": cmd.param_list(), "mutates": cmd.mutates,
                      "enabled": enabled}
             if not enabled:
-                entry["disabledReason"] = "rendering is not available in this session"
+                entry["disabledReason"] = ("rendering is not available in this session"
+                                           if self.render_service is None else
+                                           "this session's renderer cannot do it yet")
             if schemas:
                 entry["schema"] = cmd.schema()
             entries.append(entry)

@@ -148,3 +148,16 @@ def test_a_format_that_does_not_suit_the_extension_is_refused():
     engine.run("renderQueue.set", {"item": 1, "output": "/o/frames.png"})
     assert engine.doc["renderQueue"][0]["format"] == "png"
     assert engine.doc["renderQueue"][0]["output"] == "/o/frames_[#####].png"
+
+
+def test_a_render_service_without_a_method_leaves_that_command_disabled():
+    class OnlyRenders:
+        def render(self, engine, params, ctx):
+            return {"completed": 0, "failed": 0, "items": []}
+
+    engine = engine_with_comp()
+    engine.render_service = OnlyRenders()
+    enabled = {c["id"] for c in engine.catalog(enabled_only=True)["commands"]}
+    assert "renderQueue.render" in enabled and "file.createProxy" not in enabled
+    with pytest.raises(CommandError, match="file.createProxy is not available in this session"):
+        engine.run("file.createProxy", {"comp": "Main"})

@@ -20,7 +20,7 @@ from supervisor.commands.lookup import find_comp, find_item
 from supervisor.commands.overview import item_summary
 from supervisor.commands.registry import (COMP_REF, ITEM_REF, OUTPUT_PATH, CommandError,
                                           command, described)
-from supervisor.commands.render import delegate
+from supervisor.commands.render import render_command
 
 ITEM_PARAMS = {
     "output": described(OUTPUT_PATH, "the file (video) or pattern (sequence: [####] is the frame "
@@ -164,19 +164,16 @@ def queue_formats(engine, params, ctx):
     return {"formats": formats_listing()}
 
 
-@command("renderQueue.render", "Render the queue",
-         "Render every queued item. wait (default true) blocks until done, with progress, and "
-         "returns {completed, failed, items: [{item, status, output, error?}]}; wait false "
-         "returns the ids being rendered at once (poll renderQueue.list, stop with "
-         "renderQueue.stop). Only one render runs at a time.",
-         {"wait": {"type": "boolean", "description": "block until done (default true)"}},
-         kind="render")
-def queue_render(engine, params, ctx):
-    return delegate(engine, "render", params, ctx)
+render_command(
+    "renderQueue.render", "Render the queue",
+    "Render every queued item. wait (default true) blocks until done, with progress, and returns "
+    "{completed, failed, items: [{item, status, output, error?}]}; wait false returns the ids "
+    "being rendered at once (poll renderQueue.list, stop with renderQueue.stop). Only one render "
+    "runs at a time.",
+    {"wait": {"type": "boolean", "description": "block until done (default true)"}},
+    method="render")
 
-
-@command("renderQueue.stop", "Stop rendering",
-         "Stop the running render; finished items and frames are kept, partial files removed.",
-         kind="render")
-def queue_stop(engine, params, ctx):
-    return delegate(engine, "stop", params, ctx)
+render_command(
+    "renderQueue.stop", "Stop rendering",
+    "Stop the running render; finished items and frames are kept, partial files removed.",
+    method="stop")
