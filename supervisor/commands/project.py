@@ -12,6 +12,7 @@ from protocol.document import dumps, new_document
 from supervisor.commands.overview import project_info
 from supervisor.commands.registry import READ_PATH, WRITE_PATH, CommandError, command, described
 from supervisor.footage_probe import is_missing
+from supervisor.project_paths import for_saving, resolve_opened
 from supervisor.project_file import ProjectFileError, read_project, write_atomically
 
 
@@ -34,7 +35,7 @@ def project_open(engine, params, ctx):
     engine.check_path(params["path"], "read")  # as given: confinement refuses relative paths
     path = os.path.abspath(params["path"])
     try:
-        doc = read_project(path)
+        doc = resolve_opened(read_project(path), path)
     except ProjectFileError as error:
         raise CommandError(str(error)) from None
     engine.replace_document(doc, path)
@@ -60,7 +61,7 @@ def project_save(engine, params, ctx):
     engine.check_path(target, "write")
     target = os.path.abspath(target)
     try:
-        size = write_atomically(target, dumps(engine.doc))
+        size = write_atomically(target, dumps(for_saving(engine.doc, target)))
     except ProjectFileError as error:
         raise CommandError(str(error)) from None
     engine.project_path = target

@@ -1,0 +1,55 @@
+"""Paths inside a saved project file are relative to the project's folder when they point into
+it, so a project folder can be moved, copied or cloned from git and still find its footage and
+write its outputs beside itself.
+
+In memory every footage `path` and every queue item `output` stays absolute (docs/document.md),
+so nothing past project.open and project.save ever sees a relative path. On save, a path inside
+the project's folder (or below it) is written relative to that folder; a path elsewhere stays
+absolute, because "../../shots" would break as soon as the project file alone is moved. On open,
+a relative path is resolved against the folder of the file being opened.
+
+Pure: strings and dicts only; os.path is used for its string operations, never the disk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+
+def _path_fields(doc: dict):
+    """(container, key) for every path a document stores."""
+    for footage in doc.get("footage", []):
+        yield footage, "path"
+    for item in doc.get("renderQueue", []):
+        yield item, "output"
+
+
+def relative_inside(path: str, folder: str) -> str:
+    """`path` relative to `folder` when it lies inside it, else `path` unchanged."""
+    if not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(os.path.normpath(path), folder)
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return path
+    return relative
+
+
+def for_saving(doc: dict, project_path: str) -> dict:
+    """A copy of `doc` with paths inside the project's folder made relative to it."""
+    folder = os.path.dirname(os.path.abspath(project_path))
+    saved = json.loads(json.dumps(doc))  # the engine's document stays as it is
+    for holder, key in _path_fields(saved):
+        if isinstance(holder.get(key), str):
+            holder[key] = relative_inside(holder[key], folder)
+    return saved
+
+
+def resolve_opened(doc: dict, project_path: str) -> dict:
+    """`doc` (as read from `project_path`) with its relative paths made absolute, in place."""
+    folder = os.path.dirname(os.path.abspath(project_path))
+    for holder, key in _path_fields(doc):
+        value = holder.get(key)
+        if isinstance(value, str) and value and not os.path.isabs(value):
+            holder[key] = os.path.normpath(os.path.join(folder, value))
+    return doc
