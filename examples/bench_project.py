@@ -7,9 +7,9 @@
 a 96 px text moving up. The plain Skia peer (scripts/peers/plain_skia_reference.py) draws the
 same things from the same constants.
 
-Built here as a dict following docs/document.md until the engine commands exist; it should then
-be rebuilt through them (`comp.new`, `layer.add`, `prop.addKey`, `project.save`), so the example
-is also a check that the commands produce what the compositor expects.
+Built through engine commands (`comp.new`, `layer.add`, `prop.addKey`, `project.save`), so the
+example is also a check that the commands produce what the compositor expects. The image's path
+is stored relative to the project file, so the project works from any clone.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import sys
 
 import numpy as np
 
+COMP = "Bench"
 WIDTH, HEIGHT, FPS, DURATION = 1920, 1080, 30, 3.0
 BACKGROUND = [0.07, 0.08, 0.11, 1.0]
 RECT_SIZE = (300, 200)
@@ -58,73 +59,45 @@ def write_bench_image(path: str) -> str:
     return path
 
 
-def _transform(anchor, position, scale=None, rotation=0.0, opacity=100.0) -> dict:
-    return {"anchor": list(anchor), "position": position, "scale": scale or [100.0, 100.0],
-            "rotation": rotation, "opacity": opacity}
-
-
-def _layer(layer_id: str, name: str, layer_type: str, content: dict, transform: dict) -> dict:
-    return {"id": layer_id, "name": name, "type": layer_type, "enabled": True,
-            "inPoint": 0.0, "outPoint": DURATION, "startTime": 0.0, "parent": None,
-            "blendMode": "normal", "trackMatte": None, "transform": transform,
-            "content": content, "effects": []}
-
-
-def _linear(start, end) -> dict:
-    return {"keys": [{"time": 0.0, "value": list(start), "interpolation": "linear"},
-                     {"time": DURATION, "value": list(end), "interpolation": "linear"}]}
-
-
-def bench_document(image_path: str) -> dict:
-    w, h = RECT_SIZE
-    rects = []
-    for index, ((x, y), color) in enumerate(zip(RECT_STARTS, RECT_COLORS)):
-        center = (x + w / 2, y + h / 2)
-        rects.append(_layer(
-            f"layer{3 + index}", f"Rect {index + 1}", "shape",
-            {"shape": "rect", "size": [w, h], "fill": color, "stroke": None, "strokeWidth": 0,
-             "strokeJoin": "miter", "strokeCap": "butt", "cornerRadius": 0},
-            _transform((w / 2, h / 2),
-                       _linear(center, (center[0] + RECT_SPEED * DURATION, center[1])),
-                       opacity=RECT_OPACITY)))
-    iw, ih = IMAGE_SIZE
-    image = _layer("layer6", "Picture", "image", {"footage": "footage2"},
-                   _transform((iw / 2, ih / 2), list(IMAGE_CENTER),
-                              scale=_linear([IMAGE_SCALE[0]] * 2, [IMAGE_SCALE[1]] * 2),
-                              rotation={"keys": [
-                                  {"time": 0.0, "value": 0.0, "interpolation": "linear"},
-                                  {"time": DURATION, "value": IMAGE_TURN * DURATION,
-                                   "interpolation": "linear"}]}))
-    title = _layer("layer7", "Title", "text",
-                   {"text": TEXT, "font": "Roboto", "size": TEXT_SIZE, "fill": TEXT_FILL,
-                    "align": "center", "tracking": 0, "lineHeight": 1.2, "bold": False,
-                    "italic": False},
-                   _transform((0, 0), _linear(TEXT_FROM, TEXT_TO)))
-    background = _layer("layer8", "Background", "solid",
-                        {"color": BACKGROUND, "width": WIDTH, "height": HEIGHT},
-                        _transform((WIDTH / 2, HEIGHT / 2), [WIDTH / 2, HEIGHT / 2]))
-    comp = {"id": "comp1", "name": "Bench", "width": WIDTH, "height": HEIGHT,
-            "frameRate": FPS, "duration": DURATION, "background": [0.0, 0.0, 0.0, 1.0],
-            "motionBlur": {"enabled": False, "samples": 8, "shutterAngle": 180},
-            "proxy": None, "layers": [title, *rects, image, background]}
-    footage = {"id": "footage2", "name": os.path.basename(image_path), "path": image_path,
-               "kind": "image", "width": iw, "height": ih}
-    return {"version": 1, "name": "bench", "nextId": 9, "footage": [footage], "comps": [comp],
-            "renderQueue": []}
+def _linear(run, layer: str, path: str, start, end) -> None:
+    """Animate `path` from `start` at 0 s to `end` at the comp's end, at constant speed."""
+    for time, value in ((0.0, start), (DURATION, end)):
+        run("prop.addKey", {"comp": COMP, "layer": layer, "path": path, "time": time,
+                            "value": value, "interpolation": "linear"})
 
 
 def write_bench_project(folder: str = HERE) -> tuple[str, dict]:
-    """Write bench_image.png and bench.rvproj into `folder`; return the project path and
-    document. The footage path is absolute, as the schema asks."""
+    """Write bench_image.png and bench.rvproj into `folder`, building the project with engine
+    commands; return the project path and its document (paths absolute, as in memory)."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from supervisor.engine import Engine
+
     image_path = write_bench_image(os.path.join(os.path.abspath(folder), "bench_image.png"))
-    document = bench_document(image_path)
-    project_path = os.path.join(folder, "bench.rvproj")
-    import json
-    with open(project_path + ".tmp", "w") as handle:
-        json.dump(document, handle, indent=2)
-        handle.write("\n")
-    os.replace(project_path + ".tmp", project_path)
-    return project_path, document
+    engine = Engine()
+    run = engine.run
+    run("project.new", {"name": "bench"})
+    run("comp.new", {"name": COMP, "width": WIDTH, "height": HEIGHT, "frameRate": FPS,
+                     "duration": DURATION, "background": [0.0, 0.0, 0.0, 1.0]})
+    # Bottom first: each new layer goes on top.
+    run("layer.add", {"comp": COMP, "type": "solid", "name": "Background", "color": BACKGROUND})
+    run("layer.add", {"comp": COMP, "type": "image", "name": "Picture", "path": image_path,
+                      "position": list(IMAGE_CENTER)})
+    _linear(run, "Picture", "transform.scale", [IMAGE_SCALE[0]] * 2, [IMAGE_SCALE[1]] * 2)
+    _linear(run, "Picture", "transform.rotation", 0.0, IMAGE_TURN * DURATION)
+    w, h = RECT_SIZE
+    for index in reversed(range(len(RECT_STARTS))):
+        (x, y), name = RECT_STARTS[index], f"Rect {index + 1}"
+        center = [x + w / 2, y + h / 2]
+        run("layer.add", {"comp": COMP, "type": "shape", "name": name, "shape": "rect",
+                          "size": [w, h], "fill": RECT_COLORS[index], "opacity": RECT_OPACITY})
+        _linear(run, name, "transform.position", center,
+                [center[0] + RECT_SPEED * DURATION, center[1]])
+    run("layer.add", {"comp": COMP, "type": "text", "name": "Title", "text": TEXT,
+                      "font": "Roboto", "size": TEXT_SIZE, "fill": TEXT_FILL})
+    _linear(run, "Title", "transform.position", list(TEXT_FROM), list(TEXT_TO))
+    project_path = os.path.join(os.path.abspath(folder), "bench.rvproj")
+    run("project.save", {"path": project_path})
+    return project_path, engine.snapshot()[1]
 
 
 if __name__ == "__main__":

@@ -34,18 +34,15 @@ GOAL_FPS = 60
 
 
 def load_project(path: str | None) -> tuple[str, dict]:
-    """The bench project, (re)written into examples/ when it or its image is missing (its
-    footage path is absolute, so a checkout elsewhere needs it rewritten)."""
+    """The bench project as the engine opens it (footage paths resolved against its folder),
+    (re)written into examples/ when it or its image is missing."""
+    from supervisor.engine import Engine
     if path is None:
         path = os.path.join(ROOT, "examples", "bench.rvproj")
-        if os.path.exists(path):
-            with open(path) as handle:
-                document = json.load(handle)
-            if all(os.path.exists(item["path"]) for item in document["footage"]):
-                return path, document
-        return bench_project.write_bench_project(os.path.dirname(path))
-    with open(path) as handle:
-        return path, json.load(handle)
+        if not os.path.exists(path) or not os.path.exists(
+                os.path.join(os.path.dirname(path), "bench_image.png")):
+            return bench_project.write_bench_project(os.path.dirname(path))
+    return path, Engine(path).snapshot()[1]
 
 
 def timed(render, frames: int, passes: int) -> float:
