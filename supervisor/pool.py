@@ -46,7 +46,8 @@ WEDGE_DEADLINE = 30.0
 # A new worker must say "ready" within this; the forkserver preloads the heavy modules, so a fork
 # is fast, but the first fork waits for that preload.
 STARTUP_DEADLINE = 60.0
-WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks")
+WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
+                  "workers.chunk_task")
 
 
 class JobFailed(Exception):
@@ -96,6 +97,11 @@ class Worker:
         self.alive = True
         self.state: dict = {}  # what the supervisor knows this worker caches (e.g. revision)
         self.job_group: int | None = None  # the process group of the running shell command
+        # Kept for the worker's life: building an epoll set per job cost more than the job's
+        # own round trip. A job adds its cancel pipe for its duration.
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.sock, selectors.EVENT_READ, "frames")
+        self.selector.register(self.process.sentinel, selectors.EVENT_READ, "sentinel")
         self._await_ready()
 
     def _await_ready(self) -> None:
@@ -142,6 +148,7 @@ class Worker:
         held = teardown.snapshot(self.pid)
         teardown.kill_and_reap(held)
         try:
+            self.selector.close()
             self.sock.close()
         except OSError:
             pass
@@ -322,10 +329,9 @@ class Pool:
         stopping: str | None = None  # why we are tearing the job down, once we are
         kill_at = None
         held: list[teardown.Held] = []
-        selector = selectors.DefaultSelector()
-        selector.register(worker.sock, selectors.EVENT_READ, "frames")
-        selector.register(worker.process.sentinel, selectors.EVENT_READ, "sentinel")
-        if cancel is not None:
+        selector = worker.selector
+        watching_cancel = cancel is not None
+        if watching_cancel:
             selector.register(cancel.read_fd, selectors.EVENT_READ, "cancel")
 
         def begin_stop(reason: str) -> None:
@@ -350,6 +356,7 @@ class Pool:
                 for key, _ in events:
                     if key.data == "cancel" and stopping is None:
                         selector.unregister(cancel.read_fd)
+                        watching_cancel = False
                         begin_stop("cancelled")
                     elif key.data == "frames":
                         data = worker.sock.recv(1 << 20)
@@ -387,7 +394,8 @@ class Pool:
             self._kill_job(worker, held or teardown.snapshot(worker.pid, include_root=False))
             raise WorkerDied(f"{worker.name} sent a bad frame and was replaced: {exc}", "died")
         finally:
-            selector.close()
+            if watching_cancel and worker.alive:
+                selector.unregister(cancel.read_fd)
 
     def _finish(self, worker: Worker, frame: dict, stopping: str | None,
                 held: list[teardown.Held]) -> Any:

@@ -1,11 +1,13 @@
 """The loop inside every worker process.
 
-    supervisor ──job/cancel──► reader (main thread) ──job──► job thread ──► TASKS[task](job)
+    supervisor ──job/cancel──► whichever of two threads holds `reading`
+                                   │ reads a job: lets go of `reading`, runs TASKS[task](job)
+                                   └ the other thread takes `reading` and watches for cancels
                ◄──ready/progress/heartbeat/log/result/error── Channel.send (one lock)
 
-The main thread only reads frames, so a cancel reaches a running job at once; the job thread
-runs one job at a time; a heartbeat thread beats while a job runs, so the supervisor can tell a
-long job from a wedged one. The worker exits when the supervisor closes its end of the socket.
+There is always a thread reading, so a cancel reaches a running job at once; the heartbeat
+thread beats while a job runs, so the supervisor can tell a long job from a wedged one. The
+worker exits when the supervisor closes its end of the socket.
 Never import supervisor code here: arrows go supervisor → workers, not back.
 """
 
@@ -14,7 +16,6 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
-import queue
 import socket
 import threading
 
@@ -77,21 +78,48 @@ def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...]) -> None:
     root.setLevel(logging.INFO)
     if kind == "shell":
         become_subreaper()
-    jobs: queue.SimpleQueue = queue.SimpleQueue()
-    current: dict[int, Job] = {}
-    threading.Thread(target=_job_loop_until_gone, args=(jobs, current, channel), daemon=True,
-                     name="job").start()
+    state = WorkerState(channel)
     channel.send({"kind": "ready", "pid": os.getpid()})
+    threading.Thread(target=_take_turns, args=(state,), daemon=True, name="turns").start()
+    _take_turns(state)
+
+
+class WorkerState:
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.heart = Heart(channel)
+        self.current: dict[int, Job] = {}
+        # Whoever holds this reads the socket; the other thread runs the job it read last.
+        self.reading = threading.Lock()
+
+
+def _take_turns(state: WorkerState) -> None:
+    """Two threads run this and swap roles: one reads frames (so a cancel is seen at once while
+    a job runs), the other runs the job the reader found. The thread that reads a job runs it
+    itself and lets the other take over reading, so a job starts without waiting on a thread
+    handoff; only the lock release, which does not block, lies on its path."""
+    try:
+        while True:
+            with state.reading:
+                job = _read_until_job(state)
+            if job is None:
+                os._exit(0)  # the supervisor closed its end
+            _run(job, state)
+    except OSError:  # the supervisor is gone; so are we
+        os._exit(0)
+
+
+def _read_until_job(state: WorkerState) -> Job | None:
     while True:
-        frame = channel.receive()
+        frame = state.channel.receive()
         if frame is None:
-            break
+            return None
         if frame["kind"] == "job":
-            job = Job(frame["id"], frame["task"], frame.get("payload"), channel)
-            current[job.id] = job
-            jobs.put(job)
-        elif frame["kind"] == "cancel":
-            job = current.get(frame["id"])
+            job = Job(frame["id"], frame["task"], frame.get("payload"), state.channel)
+            state.current[job.id] = job
+            return job
+        if frame["kind"] == "cancel":
+            job = state.current.get(frame["id"])
             if job is not None:
                 job.cancelled.set()
                 on_cancel = getattr(job, "on_cancel", None)
@@ -99,53 +127,69 @@ def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...]) -> None:
                     on_cancel()
 
 
-def _job_loop_until_gone(jobs: queue.SimpleQueue, current: dict, channel: Channel) -> None:
+def _run(job: Job, state: WorkerState) -> None:
+    channel = state.channel
+    state.heart.beat_for(job.id)
     try:
-        _job_loop(jobs, current, channel)
-    except OSError:  # the supervisor is gone; so are we
-        os._exit(0)
+        function = TASKS.get(job.task)
+        if function is None:
+            raise TaskError(f"this worker has no task named {job.task!r}")
+        value = function(job)
+        reply = {"kind": "result", "id": job.id, "value": value}
+    except JobCancelled:
+        reply = {"kind": "error", "id": job.id, "type": "cancelled",
+                 "message": "the job was cancelled"}
+    except TaskError as exc:
+        reply = {"kind": "error", "id": job.id, "type": "task", "message": str(exc)}
+    except Exception as exc:
+        logging.getLogger("rendervisor.worker").exception("task %s failed", job.task)
+        reply = {"kind": "error", "id": job.id, "type": "internal",
+                 "message": f"the {job.task} task failed inside the worker: "
+                            f"{type(exc).__name__}: {exc}"}
+    finally:
+        state.heart.rest()
+        state.current.pop(job.id, None)
+    try:
+        channel.send(reply)
+    except FrameError as exc:  # a result too large or not msgpack-able: say so instead
+        channel.send({"kind": "error", "id": job.id, "type": "internal",
+                      "message": f"the {job.task} task's result could not be sent: {exc}"})
 
 
-def _job_loop(jobs: queue.SimpleQueue, current: dict, channel: Channel) -> None:
-    while True:
-        job = jobs.get()
-        beating = threading.Event()
-        heart = threading.Thread(target=_heartbeat, args=(job, beating), daemon=True)
-        heart.start()
-        try:
-            function = TASKS.get(job.task)
-            if function is None:
-                raise TaskError(f"this worker has no task named {job.task!r}")
-            value = function(job)
-            reply = {"kind": "result", "id": job.id, "value": value}
-        except JobCancelled:
-            reply = {"kind": "error", "id": job.id, "type": "cancelled",
-                     "message": "the job was cancelled"}
-        except TaskError as exc:
-            reply = {"kind": "error", "id": job.id, "type": "task", "message": str(exc)}
-        except Exception as exc:
-            logging.getLogger("rendervisor.worker").exception("task %s failed", job.task)
-            reply = {"kind": "error", "id": job.id, "type": "internal",
-                     "message": f"the {job.task} task failed inside the worker: "
-                                f"{type(exc).__name__}: {exc}"}
-        finally:
-            beating.set()
-            current.pop(job.id, None)
-        try:
-            channel.send(reply)
-        except FrameError as exc:  # a result too large or not msgpack-able: say so instead
-            channel.send({"kind": "error", "id": job.id, "type": "internal",
-                          "message": f"the {job.task} task's result could not be sent: {exc}"})
+class Heart:
+    """Sends heartbeats for the running job, from one thread kept for the worker's life (a
+    thread started per job cost more than a whole no-op job)."""
 
+    def __init__(self, channel: Channel) -> None:
+        self._channel = channel
+        self._changed = threading.Condition()
+        self._job_id: int | None = None
+        threading.Thread(target=self._beat, daemon=True, name="heartbeat").start()
 
-def _heartbeat(job: Job, stop: threading.Event) -> None:
-    while not stop.wait(HEARTBEAT_INTERVAL):
-        try:
-            job.channel.send({"kind": "heartbeat", "id": job.id})
-        except OSError:
-            return
+    def beat_for(self, job_id: int) -> None:
+        with self._changed:
+            self._job_id = job_id
+            self._changed.notify()
+
+    def rest(self) -> None:
+        with self._changed:
+            self._job_id = None
+
+    def _beat(self) -> None:
+        while True:
+            with self._changed:
+                while self._job_id is None:
+                    self._changed.wait()
+                job_id = self._job_id
+                self._changed.wait(HEARTBEAT_INTERVAL)
+                if self._job_id != job_id:
+                    continue  # that job ended (or another began) while we waited
+            try:
+                self._channel.send({"kind": "heartbeat", "id": job_id})
+            except OSError:
+                return
 
 
 # Modules whose tasks every worker can run. Imported inside the worker (and preloaded by the
 # forkserver), never by the supervisor's own threads.
-TASK_MODULES = ("workers.shell_runner", "workers.render_tasks")
+TASK_MODULES = ("workers.shell_runner", "workers.render_tasks", "workers.chunk_task")

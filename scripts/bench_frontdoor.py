@@ -1,0 +1,249 @@
+"""Front-door benchmark: rendervisor mcp beside the official SDK's MCPServer, one driver, one run.
+
+    python scripts/bench_frontdoor.py [--reads 300] [--pipelined 3000]
+
+Prints one JSON object:
+- read_file latency p50/p99 (ms) while 8 long shells run, for both servers;
+- pipelined cheap-call throughput (read_file of a small file, all sent at once), both servers,
+  and the ratio;
+- supervisor to worker no-op job round trip (µs, median), against ProcessPoolExecutor's
+  submit-and-wait on the same machine;
+- cancel-to-tree-gone and stdin-EOF-to-exit (ms), with whether the peer's shell survived.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import itertools
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import psutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OURS = [sys.executable, "-m", "supervisor.cli", "mcp"]
+PEER = [sys.executable, os.path.join(HERE, "peers", "sdk_frontdoor_server.py")]
+
+
+class Driver:
+    """A raw JSON-lines client that timestamps every answer as it arrives."""
+
+    def __init__(self, command: list[str], cwd: str) -> None:
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, cwd=cwd)
+        self.arrived: dict = {}
+        self.cond = threading.Condition()
+        self.ids = itertools.count(1)
+        self.write_lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.wait(self.request("initialize", {"protocolVersion": "2025-06-18",
+                                              "capabilities": {},
+                                              "clientInfo": {"name": "bench", "version": "1"}}))
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            now = time.perf_counter()
+            message = json.loads(line)
+            if "id" in message and ("result" in message or "error" in message):
+                with self.cond:
+                    self.arrived[message["id"]] = (now, message)
+                    self.cond.notify_all()
+
+    def send(self, message: dict) -> None:
+        data = (json.dumps(message) + "\n").encode()
+        with self.write_lock:
+            self.process.stdin.write(data)
+            self.process.stdin.flush()
+
+    def request(self, method: str, params: dict) -> int:
+        request_id = next(self.ids)
+        self.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        return request_id
+
+    def call(self, tool: str, arguments: dict) -> int:
+        return self.request("tools/call", {"name": tool, "arguments": arguments})
+
+    def wait(self, request_id: int, timeout: float = 120.0):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while request_id not in self.arrived:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"no answer to {request_id}")
+                self.cond.wait(remaining)
+            return self.arrived[request_id]
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def read_latency_under_shells(command, folder, path, reads) -> dict:
+    driver = Driver(command, folder)
+    try:
+        for _ in range(8):
+            driver.call("shell", {"command": "sleep 60", "timeout": 120})
+        time.sleep(1.0)
+        latencies = []
+        for _ in range(reads):
+            sent = time.perf_counter()
+            arrived, message = driver.wait(driver.call("read_file", {"path": path}), 30)
+            assert "result" in message
+            latencies.append((arrived - sent) * 1000)
+        return {"p50_ms": round(statistics.median(latencies), 3),
+                "p99_ms": round(percentile(latencies, 0.99), 3)}
+    finally:
+        driver.close()
+        kill_leftover("sleep 60")
+
+
+def pipelined_throughput(command, folder, path, count) -> float:
+    driver = Driver(command, folder)
+    try:
+        for _ in range(50):  # warm up
+            driver.wait(driver.call("read_file", {"path": path}))
+        started = time.perf_counter()
+        ids = [driver.call("read_file", {"path": path}) for _ in range(count)]
+        finished = max(driver.wait(request_id)[0] for request_id in ids)
+        return count / (finished - started)
+    finally:
+        driver.close()
+
+
+def noop_round_trip(rounds: int) -> dict:
+    sys.path.insert(0, os.path.dirname(HERE))
+    from supervisor import teardown
+    from supervisor.pool import Pool, make_context, worker_preload
+
+    teardown.become_subreaper()
+    preload = worker_preload()
+    pool = Pool(make_context(preload), 1, preload=preload)
+    worker = pool.acquire("render")
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        pool.run("render", "noop", None, worker=worker)
+        times.append((time.perf_counter() - started) * 1e6)
+    pool.release(worker)
+    pool.close()
+    with concurrent.futures.ProcessPoolExecutor(1) as executor:
+        executor.submit(int).result()
+        peer = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            executor.submit(int).result()
+            peer.append((time.perf_counter() - started) * 1e6)
+    return {"rendervisor_median_us": round(statistics.median(times), 1),
+            "process_pool_executor_median_us": round(statistics.median(peer), 1)}
+
+
+def cancel_to_tree_gone(command, folder) -> dict:
+    driver = Driver(command, folder)
+    marker = "sleep 77.7"
+    try:
+        request_id = driver.call("shell", {"command": f"trap '' TERM; {marker}"})
+        tree = wait_for(marker)
+        started = time.perf_counter()
+        driver.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": request_id}})
+        gone = wait_gone(tree, 10)
+        return {"ms": round((time.perf_counter() - started) * 1000, 1) if gone else None,
+                "tree_gone": gone}
+    finally:
+        driver.close()
+        kill_leftover(marker)
+
+
+def eof_to_exit(command, folder) -> dict:
+    driver = Driver(command, folder)
+    marker = "sleep 88.8"
+    try:
+        driver.call("shell", {"command": f"trap '' TERM; {marker}"})
+        tree = wait_for(marker)
+        started = time.perf_counter()
+        driver.process.stdin.close()
+        try:
+            driver.process.wait(30)
+            exited = (time.perf_counter() - started) * 1000
+        except subprocess.TimeoutExpired:
+            exited = None
+        gone = wait_gone(tree, 2)
+        return {"exit_ms": round(exited, 1) if exited else None, "shell_gone": gone}
+    finally:
+        driver.close()
+        kill_leftover(marker)
+
+
+def wait_for(marker: str, timeout: float = 10) -> list:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [p for p in psutil.process_iter(["cmdline"])
+                 if marker in " ".join(p.info["cmdline"] or [])]
+        if found:
+            return found
+        time.sleep(0.01)
+    raise TimeoutError(marker)
+
+
+def wait_gone(processes: list, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if all(not p.is_running() or p.status() == psutil.STATUS_ZOMBIE for p in processes):
+            return True
+        time.sleep(0.002)
+    return False
+
+
+def kill_leftover(marker: str) -> None:
+    for process in psutil.process_iter(["cmdline"]):
+        if marker in " ".join(process.info["cmdline"] or []):
+            try:
+                process.kill()
+            except psutil.Error:
+                pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reads", type=int, default=300)
+    parser.add_argument("--pipelined", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=2000)
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="bench-frontdoor-")
+    path = os.path.join(folder, "small.txt")
+    with open(path, "w") as handle:
+        handle.write("a small file\n" * 10)
+    root = os.path.dirname(HERE)
+    ours_latency = read_latency_under_shells(OURS, root, path, args.reads)
+    peer_latency = read_latency_under_shells(PEER, root, path, args.reads)
+    ours_rate = pipelined_throughput(OURS, root, path, args.pipelined)
+    peer_rate = pipelined_throughput(PEER, root, path, args.pipelined)
+    result = {
+        "read_file_latency_under_8_shells": {"rendervisor": ours_latency, "sdk_peer": peer_latency},
+        "pipelined_calls_per_s": {"rendervisor": round(ours_rate), "sdk_peer": round(peer_rate),
+                                  "ratio": round(ours_rate / peer_rate, 2)},
+        "noop_job_round_trip": noop_round_trip(args.rounds),
+        "cancel_to_tree_gone": {"rendervisor": cancel_to_tree_gone(OURS, root),
+                                "sdk_peer": cancel_to_tree_gone(PEER, root)},
+        "stdin_eof_to_exit": {"rendervisor": eof_to_exit(OURS, root),
+                              "sdk_peer": eof_to_exit(PEER, root)},
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
