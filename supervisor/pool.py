@@ -188,8 +188,9 @@ class CancelSignal:
 class Pool:
     def __init__(self, context: multiprocessing.context.BaseContext, render_workers: int,
                  teardown_grace: float = teardown.TEARDOWN_GRACE,
-                 preload: tuple[str, ...] = ()) -> None:
+                 preload: tuple[str, ...] = (), wedge_deadline: float = WEDGE_DEADLINE) -> None:
         self.context = context
+        self.wedge_deadline = wedge_deadline
         self.render_count = max(1, render_workers)
         self.teardown_grace = teardown_grace
         self.preload = preload
@@ -347,7 +348,7 @@ class Pool:
         try:
             while True:
                 now = time.monotonic()
-                deadlines = [last_beat + WEDGE_DEADLINE]
+                deadlines = [last_beat + self.wedge_deadline]
                 if timeout is not None and stopping is None:
                     deadlines.append(started + timeout)
                 if kill_at is not None:
@@ -385,10 +386,11 @@ class Pool:
                 elif kill_at is not None and now >= kill_at:
                     self._kill_job(worker, held)
                     raise JobFailed(self._stop_message(stopping, worker, task), stopping)
-                elif now >= last_beat + WEDGE_DEADLINE:
+                elif now >= last_beat + self.wedge_deadline:
                     held = held or teardown.snapshot(worker.pid, include_root=False)
                     self._kill_job(worker, held)
-                    raise JobFailed(f"{worker.name} stopped answering for {WEDGE_DEADLINE:.0f} s "
+                    raise JobFailed(f"{worker.name} stopped answering for "
+                                    f"{self.wedge_deadline:.0f} s "
                                     f"while running the {task} job and was killed", "wedged")
         except frames.FrameError as exc:
             self._kill_job(worker, held or teardown.snapshot(worker.pid, include_root=False))

@@ -25,10 +25,16 @@ class Session:
         self.pool = pool
         self.confinement = Confinement(options.read_roots, options.write_roots)
         self.engine = self._open_engine(options.project)
+        from supervisor.render_service import RenderService
+        self.engine.render_service = RenderService(pool)
 
     def _open_engine(self, project: str | None):
         from supervisor.engine import Engine
-        return Engine(project)
+        # Only a confined session gets a guard: the engine reads "has a guard" as "confined"
+        # (an unsaved project's default outputs are refused then), and --project itself must
+        # pass the roots like any path the session touches.
+        guard = self.confinement.guard if self.confinement.confined else None
+        return Engine(project, path_guard=guard)
 
     def close(self) -> None:
         """Stop what the session runs in the background (a wait:false render)."""

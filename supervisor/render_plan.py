@@ -1,0 +1,160 @@
+"""Planning a render before anything is written: which items take part, what each writes, and
+how its frames are split into chunks for the render workers.
+
+The order of decisions is INTERFACE.md's "Output names and formats":
+1. items refused for a reason of their own (missing footage, an output outside the write
+   roots) are reported failed, naming the file, and take no part;
+2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
+   is refused with `RenderRefused`, naming both items, before a single file is touched;
+3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
+   an earlier item of this render writes, are left alone (so that earlier item's frames are
+   never overwritten, whatever order the workers finish in);
+4. the frames are split into chunks (`plan_chunks`), video chunks on key frame boundaries, so
+   the output is the same whatever the worker count.
+
+Reads the disk (does a frame exist?) but never writes to it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable
+
+from protocol.frame_spec import frames_of
+from protocol.keyframes import frame_count
+from protocol.output_formats import output_format
+from protocol.output_names import expand_comp_name, find_clash, frame_path, planned_output
+from supervisor.footage_probe import is_missing
+from workers.exporter import Chunk, plan_chunks
+
+# Chunks per render worker. More than one lets a worker that finishes early take work from a
+# slower one (frames differ in cost); each chunk costs a job round trip and, for video, a
+# segment file to join, so a few per worker is the balance.
+CHUNKS_PER_WORKER = 2
+
+
+class RenderRefused(Exception):
+    """The whole render is refused before anything is written; the message says why."""
+
+
+@dataclass
+class ItemPlan:
+    id: str
+    comp: dict
+    format: str
+    output: str  # `[compName]` filled in: a video's file, or a sequence's pattern
+    frames: list[int]  # comp frame numbers to write, in output order
+    codec_options: dict
+    skip_existing: bool
+    scale: float = 1.0
+    chunks: list[Chunk] = field(default_factory=list)
+    error: str | None = None  # refused before rendering
+    skipped: bool = False  # a video whose file exists, with skipExisting
+
+    @property
+    def is_sequence(self) -> bool:
+        return output_format(self.format).is_sequence
+
+    def summary(self) -> dict:
+        return {"item": self.id, "output": self.output}
+
+
+def plan_render(document: dict, item_ids: list[str], workers: int,
+                check_write: Callable[[str], None] | None = None) -> list[ItemPlan]:
+    """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash.
+
+    `check_write(path)` raises with a sentence when a path may not be written (confinement)."""
+    comps = {comp["id"]: comp for comp in document["comps"]}
+    items = {item["id"]: item for item in document["renderQueue"]}
+    plans = [_item_plan(items[item_id], comps[items[item_id]["comp"]]) for item_id in item_ids]
+    for plan in plans:
+        plan.error = _refusal(document, plan, check_write)
+    refused = [plan.id for plan in plans if plan.error]
+    clash = find_clash((planned_output(items[plan.id], plan.comp) for plan in plans), refused)
+    if clash is not None:
+        raise RenderRefused(clash.message + ".")
+    claimed: set[str] = set()  # files earlier items of this render write
+    for plan in plans:
+        if plan.error:
+            continue
+        _frames_to_write(plan, claimed)
+        plan.chunks = plan_chunks(plan.frames, plan.format, parts=workers * CHUNKS_PER_WORKER)
+    return plans
+
+
+def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: list[int],
+                     workers: int, scale: float = 1.0, codec_options: dict | None = None
+                     ) -> ItemPlan:
+    """A plan for a render that is not a queue item (a pre-render, a proxy)."""
+    plan = ItemPlan(item_id, comp, fmt, output, list(frames), dict(codec_options or {}), False,
+                    scale)
+    plan.chunks = plan_chunks(plan.frames, fmt, parts=workers * CHUNKS_PER_WORKER)
+    return plan
+
+
+def _item_plan(item: dict, comp: dict) -> ItemPlan:
+    fmt = item["format"]
+    count = frame_count(comp["duration"], comp["frameRate"])
+    return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
+                    list(frames_of(item.get("frames"), count)),
+                    dict(item.get("codecOptions") or {}), bool(item.get("skipExisting")))
+
+
+def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
+    missing = missing_footage(document, plan.comp)
+    if missing:
+        return (f"{plan.id} was not rendered: comp {plan.comp['name']!r} uses footage that is "
+                f"missing: {', '.join(missing)}; re-link it with footage.replace or remove the "
+                "layers that show it, then render again.")
+    if check_write is not None:
+        try:
+            check_write(plan.output)
+        except Exception as error:  # the guard's own sentence is the report
+            return f"{plan.id} was not rendered: {error}"
+    return None
+
+
+def missing_footage(document: dict, comp: dict) -> list[str]:
+    """The files (or unknown footage ids) that the comp, its precomps included, shows but that
+    are gone from disk."""
+    footage = {item["id"]: item for item in document["footage"]}
+    comps = {c["id"]: c for c in document["comps"]}
+    missing: list[str] = []
+    seen: set[str] = set()
+
+    def visit(current: dict) -> None:
+        if current["id"] in seen:
+            return
+        seen.add(current["id"])
+        for layer in current["layers"]:
+            if layer["type"] in ("image", "video"):
+                ref = layer["content"].get("footage")
+                item = footage.get(ref)
+                name = item["path"] if item else f"footage id {ref}"
+                if (item is None or is_missing(item)) and name not in missing:
+                    missing.append(name)
+            elif layer["type"] == "precomp" and layer["content"].get("source") in comps:
+                visit(comps[layer["content"]["source"]])
+
+    visit(comp)
+    return missing
+
+
+def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
+    """Leave out, with skipExisting, what exists or an earlier item writes; then claim the
+    item's own files for the items after it."""
+    if plan.is_sequence:
+        paths = {number: os.path.normpath(frame_path(plan.output, number))
+                 for number in plan.frames}
+        if plan.skip_existing:
+            plan.frames = [number for number in plan.frames
+                           if paths[number] not in claimed and not os.path.exists(paths[number])]
+        claimed.update(paths[number] for number in plan.frames)
+        return
+    output = os.path.normpath(plan.output)
+    if plan.skip_existing and (output in claimed or os.path.exists(output)):
+        plan.skipped = True
+        plan.frames = []
+        return
+    claimed.add(output)

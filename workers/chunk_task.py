@@ -1,0 +1,69 @@
+"""The `render_chunk` task: render one chunk of a queue item's frames and export them.
+
+The supervisor plans the chunk (workers/exporter/chunks.py) and records every file it can
+create before sending it here; this task draws each frame with the compositor into one reused
+array, hands it to the exporter (frames to their files, or a video segment), and reports each
+written frame as progress. It checks for cancellation before every frame, so a cancel stops
+the worker at its next frame; on cancel or failure it removes what it created itself, and the
+supervisor's record covers a worker killed before it could.
+
+Never writes anything but the files `chunk_paths` names for this chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from protocol.keyframes import frame_time
+from workers.compositor import render_frame
+from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
+from workers.exporter.opened_files import OpenedFiles
+from workers.job import JobCancelled
+from workers.render_tasks import FOOTAGE
+from workers.snapshots import document_for
+from workers.tasks import TaskError, task
+
+
+@task("render_chunk")
+def render_chunk(job):
+    """Payload: revision (+ document), comp, frames, firstIndex, token, format, output,
+    frameRate, codecOptions, skipExisting, scale. Result: {segment, missing, frames}."""
+    spec = job.payload
+    document = document_for(spec)
+    comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
+    if comp is None:
+        raise TaskError(f"the project snapshot has no comp {spec['comp']!r}")
+    chunk = Chunk(tuple(spec["frames"]), spec["firstIndex"], spec["token"])
+    scale = float(spec.get("scale", 1.0))
+    rate = comp["frameRate"]
+    missing: set[str] = set()
+    buffer: list[np.ndarray] = []
+
+    def rendered():
+        for number in chunk.frames:
+            job.check_cancelled()
+            frame = render_frame(document, comp["id"], frame_time(number, rate),
+                                 footage=FOOTAGE, scale=scale,
+                                 out=buffer[0] if buffer else None)
+            if not buffer:
+                # One array for the whole chunk: each frame is encoded before the next is drawn.
+                buffer.append(frame.pixels)
+            missing.update(frame.missing)
+            yield frame.pixels
+
+    opened = OpenedFiles()
+    try:
+        segment = export_chunk(chunk, rendered(), spec["format"], spec["output"],
+                               spec["frameRate"], spec.get("codecOptions") or {}, opened,
+                               skip_existing=bool(spec.get("skipExisting")),
+                               on_frame=job.progress)
+    except JobCancelled:
+        opened.remove_all()
+        raise
+    except (CodecOptionError, SegmentError, JoinError, ValueError, OSError) as error:
+        opened.remove_all()
+        raise TaskError(str(error)) from None
+    except BaseException:
+        opened.remove_all()
+        raise
+    return {"segment": segment, "missing": sorted(missing), "frames": len(chunk.frames)}
