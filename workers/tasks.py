@@ -46,3 +46,11 @@ def crash(job):
     import os
     import signal
     os.kill(os.getpid(), getattr(signal, job.payload.get("signal", "SIGKILL")))
+
+
+@task("log")
+def log_line(job):
+    """Logs one line in the worker: how tests see worker logs reach the supervisor's logging."""
+    import logging
+    logging.getLogger("rendervisor.worker.diagnostic").warning("%s", job.payload)
+    return True
