@@ -4,9 +4,10 @@ the rendervisor://commands and rendervisor://document resources; and the catalog
 
 Each tool is a thin door onto the session's Engine (`ctx.session.engine`, supervisor/engine.py):
 the engine takes the document lock, checks params and records undo; this module only maps tool
-arguments to engine calls and CommandError to ToolError. All run in the quick lane; a blocking
-renderQueue.render reached through command_run is the render service's business (it reports
-progress and watches ctx for cancellation).
+arguments to engine calls and CommandError to ToolError. All run in the quick lane, except a
+call that is (or a batch that holds) a blocking render: that one runs in the long lane, where
+the front door lets it finish on stdin EOF; the render service reports its progress and
+watches ctx for cancellation.
 """
 
 from __future__ import annotations
@@ -49,6 +50,37 @@ def command_list(args: dict, ctx: CallContext) -> dict:
                         bool(args.get("schemas")), bool(args.get("compact")))
 
 
+# -- lanes: a blocking render runs in the long lane and is let finish on stdin EOF ------------
+
+# Commands that render and block until done unless told otherwise (render service's business).
+BLOCKING_RENDERS = {"renderQueue.render", "comp.saveFrameAs", "render.preRender",
+                    "file.createProxy"}
+
+
+def _renders(command_id: Any, params: Any) -> bool:
+    """Whether a command call is a blocking render: renderQueue.render without wait:false,
+    comp.saveFrameAs without queue, render.preRender, file.createProxy."""
+    if command_id not in BLOCKING_RENDERS:
+        return False
+    params = params if isinstance(params, dict) else {}
+    if command_id == "renderQueue.render":
+        return params.get("wait", True) is not False
+    if command_id == "comp.saveFrameAs":
+        return not params.get("queue", False)
+    return True
+
+
+def command_run_lane(args: dict) -> str:
+    return "render" if _renders(args.get("id"), args.get("params")) else "quick"
+
+
+def command_batch_lane(args: dict) -> str:
+    steps = args.get("steps")
+    steps = steps if isinstance(steps, list) else []
+    return "render" if any(isinstance(step, dict) and _renders(step.get("id"), step.get("params"))
+                           for step in steps) else "quick"
+
+
 @tool("command_run", "Run an engine command",
       "Run one engine command (see command_list) with its params (camelCase, as the catalog "
       "gives them) and return its JSON result. Commands that change the project are one undo "
@@ -56,7 +88,7 @@ def command_list(args: dict, ctx: CallContext) -> dict:
       "items) by 1-based index.",
       {"id": {"type": "string", "description": "the command id, e.g. layer.add"},
        "params": {"type": "object", "description": "the command's params"}},
-      required=("id",), lane="quick", destructive=True)
+      required=("id",), lane=command_run_lane, destructive=True)
 def command_run(args: dict, ctx: CallContext) -> dict:
     try:
         return _engine(ctx).run(args["id"], args.get("params") or {}, ctx)
@@ -79,7 +111,7 @@ def command_run(args: dict, ctx: CallContext) -> dict:
                          "(default true)"},
        "atomic": {"type": "boolean", "description": "all or nothing, one undo step "
                   "(default false)"}},
-      required=("steps",), lane="quick", destructive=True)
+      required=("steps",), lane=command_batch_lane, destructive=True)
 def command_batch(args: dict, ctx: CallContext) -> dict:
     stop_on_error = args.get("stop_on_error", True)
     try:
