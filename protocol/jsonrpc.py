@@ -8,6 +8,7 @@ line is a value (`Invalid`) carrying the error reply to send.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +48,14 @@ class Invalid:
 
 def parse_line(line: bytes | str) -> Request | Notification | Response | Invalid:
     try:
-        message = json.loads(line)
+        # Strict UTF-8 (json.loads alone would take a UTF-8-encoded surrogate, and guess UTF-16
+        # or UTF-32 for some byte patterns); a leading BOM is tolerated as json.loads does.
+        text = line.decode("utf-8-sig") if isinstance(line, bytes) else line
+        message = json.loads(text)
+        if _LONE_SURROGATE_ESCAPE.search(text) and _holds_lone_surrogate(message):
+            return Invalid(error(None, PARSE_ERROR, "Parse error: the line holds a \\u escape "
+                                 "of a lone UTF-16 surrogate (such as \\ud800 without its "
+                                 "pair), which is no Unicode character; send text as UTF-8."))
     except (ValueError, RecursionError) as exc:
         # json raises ValueError for bad UTF-8 and bad JSON alike; RecursionError for deep nesting.
         return Invalid(error(None, PARSE_ERROR, f"Parse error: the line is not valid JSON ({exc})."
@@ -89,6 +97,30 @@ def parse_line(line: bytes | str) -> Request | Notification | Response | Invalid
     if message_id is None:
         return Invalid(error(None, INVALID_REQUEST, "Invalid request: id must not be null."))
     return Request(message_id, method, params)
+
+
+# An escape that may be half of a surrogate pair. Whole pairs decode to one character; only a
+# line with such an escape is walked for a half left alone, so ordinary lines cost nothing more.
+_LONE_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    """Whether any string in the message (key or value) holds an unpaired surrogate: such a
+    string can be neither stored in a saved project nor written back as UTF-8."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _valid_id(value: Any) -> bool:
