@@ -1,0 +1,84 @@
+"""render_preview through the real server: PNG content, scaling, the cache, and independence
+from the render workers."""
+
+import base64
+import io
+import json
+import signal
+
+import av
+import numpy as np
+import psutil
+
+BUILD = [
+    {"id": "comp.new", "params": {"name": "Main", "width": 320, "height": 180,
+                                  "background": "#000000", "duration": 2}},
+    {"id": "layer.add", "params": {"comp": "$0.comp", "type": "solid", "color": "#ff0000",
+                                   "width": 160, "height": 90}},
+]
+
+
+def decode_png(data: str) -> np.ndarray:
+    """Decoded by FFmpeg (PyAV), an implementation independent of the Skia that encoded it."""
+    with av.open(io.BytesIO(base64.b64decode(data)), format="png_pipe") as container:
+        return next(container.decode(video=0)).to_ndarray(format="rgba")
+
+
+def build(server):
+    result = server.run("command_batch", {"steps": BUILD})
+    assert result["structuredContent"]["failed"] == 0
+
+
+def test_preview_returns_a_png_of_the_frame_and_its_json(server):
+    build(server)
+    result = server.run("render_preview", {"comp": "Main", "time": 0.5, "max_side": 0})
+    image, text = result["content"]
+    assert image["type"] == "image" and image["mimeType"] == "image/png"
+    info = json.loads(text["text"])
+    assert info == {"comp": "Main", "time": 0.5, "frame": 15, "width": 320, "height": 180}
+    pixels = decode_png(image["data"])
+    assert pixels.shape == (180, 320, 4)
+    # The centered 160x90 red solid covers exactly x 80..239, y 45..134.
+    assert (pixels[45:135, 80:240, :3] == [255, 0, 0]).all()
+    assert (pixels[:45, :, :3] == 0).all() and (pixels[:, :80, :3] == 0).all()
+
+
+def test_max_side_scales_the_longer_side(server):
+    build(server)
+    result = server.run("render_preview", {"max_side": 160})
+    info = result["structuredContent"]
+    assert (info["width"], info["height"]) == (160, 90)
+    assert decode_png(result["content"][0]["data"]).shape == (90, 160, 4)
+
+
+def test_a_repeated_preview_is_served_from_the_cache_without_the_worker(server):
+    build(server)
+    first = server.run("render_preview", {"time": 1.0})
+    preview_workers = [p for p in psutil.Process(server.process.pid).children(recursive=True)
+                       if "python" in p.name()]
+    # Freeze every worker: only the cache can answer now.
+    for process in preview_workers:
+        process.send_signal(signal.SIGSTOP)
+    try:
+        again = server.run("render_preview", {"time": 1.0}, timeout=10)
+        assert again["content"][0]["data"] == first["content"][0]["data"]
+    finally:
+        for process in preview_workers:
+            process.send_signal(signal.SIGCONT)
+
+
+def test_an_edit_makes_a_new_preview(server):
+    build(server)
+    before = server.run("render_preview", {"max_side": 0})
+    server.run("command_run", {"id": "layer.set", "params": {
+        "comp": "Main", "layer": 1, "color": "#00ff00"}})
+    after = server.run("render_preview", {"max_side": 0})
+    assert decode_png(before["content"][0]["data"])[90, 160, 1] == 0
+    assert decode_png(after["content"][0]["data"])[90, 160, 1] == 255
+
+
+def test_a_preview_of_an_unknown_comp_is_an_error_naming_the_comps(server):
+    build(server)
+    result = server.run("render_preview", {"comp": "Nope"})
+    assert result["isError"] is True
+    assert "Main" in result["content"][0]["text"]
