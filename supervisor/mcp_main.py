@@ -20,10 +20,13 @@ from supervisor.session import Options, Session
 
 
 def serve(args) -> int:
-    for root in args.read_root + args.write_root:
-        if not os.path.isdir(root):
-            raise UsageError(f"rendervisor mcp: the root {root} is not an existing folder; "
-                             "create it or fix the path")
+    # Roots are checked before anything starts: a confined session with a mistyped root would
+    # otherwise run with less (or, were the folder made later, other) access than was meant.
+    for flag, roots in (("--read-root", args.read_root), ("--write-root", args.write_root)):
+        for root in roots:
+            if not os.path.isdir(root):
+                raise UsageError(f"rendervisor mcp: {flag} {root} is not an existing folder; "
+                                 "create it or fix the path")
     logging.basicConfig(stream=sys.stderr, level=args.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     options = Options(project=args.project, read_roots=args.read_root,

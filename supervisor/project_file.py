@@ -13,24 +13,27 @@ on to the user as they are).
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
-import tempfile
+
+from supervisor.checked_files import Verify, open_folder, open_to_read, replace_in_folder
 
 from protocol.document import DocumentError, loads
 
 # A project file larger than this is not a project: refusing it keeps a mistaken path (a video,
 # a disk image) from being read into memory whole.
 MAX_PROJECT_BYTES = 64 * 1024 * 1024
-NEW_FILE_MODE = 0o644
 
 
 class ProjectFileError(Exception):
     """A project file that cannot be read or written; the message is the whole report."""
 
 
-def read_project(path: str) -> dict:
-    """The checked document saved at `path`."""
+def read_project(path: str, verify: Verify | None = None) -> dict:
+    """The checked document saved at `path`; `verify(real_path)` approves the file as opened
+    (a confined session's read check), so a link swapped in after the path was checked reads
+    nothing."""
     try:
         size = os.path.getsize(path)
         if os.path.isdir(path):
@@ -39,7 +42,8 @@ def read_project(path: str) -> dict:
         if size > MAX_PROJECT_BYTES:
             raise ProjectFileError(f"cannot open {path}: at {size} bytes it is too large to be a "
                                    "project file; check the path.")
-        with open(path, "r", encoding="utf-8") as handle:
+        fd = open_to_read(path, verify or (lambda real: None))
+        with open(fd, "r", encoding="utf-8") as handle:
             text = handle.read()
     except FileNotFoundError:
         raise ProjectFileError(f"cannot open {path}: there is no such file; check the path "
@@ -59,9 +63,15 @@ def read_project(path: str) -> dict:
                                f"({error}); fix or replace the file.") from None
 
 
-def write_atomically(path: str, text: str) -> int:
+def write_atomically(path: str, text: str, verify: Verify | None = None) -> int:
     """Replace `path` with `text` (UTF-8) so that it is always either the old or the new file;
-    the number of bytes written."""
+    the number of bytes written.
+
+    The folder is opened once and everything happens relative to that descriptor
+    (supervisor/checked_files.py): `verify(real_path)`, given the folder's real path as the
+    kernel opened it, refuses a folder swapped for a link to somewhere not allowed (a confined
+    session passes its write check), and the rename replaces a link or hard link at the name
+    rather than writing through it."""
     folder = os.path.dirname(path) or "."
     name = os.path.basename(path)
     if not os.path.isdir(folder):
@@ -71,56 +81,30 @@ def write_atomically(path: str, text: str) -> int:
         raise ProjectFileError(f"cannot save {path}: it is a folder; give a file name such as "
                                f"{os.path.join(path, 'project.rvproj')}.")
     data = text.encode("utf-8")
-    _sweep_leftovers(folder, name)
     try:
-        mode = os.stat(path).st_mode & 0o777
-    except OSError:
-        mode = NEW_FILE_MODE
-    try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+        folder_fd = open_folder(folder, verify or (lambda real: None))
     except OSError as error:
         raise ProjectFileError(f"cannot save {path}: {error.strerror or error}; check that the "
-                               "folder is writable.") from None
+                               "folder is readable.") from None
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        if isinstance(error, OSError):
-            raise ProjectFileError(f"cannot save {path}: {error.strerror or error}; nothing "
-                                   "was changed.") from None
-        raise
-    _fsync_folder(folder)
+        _sweep_leftovers(folder_fd, name)
+        replace_in_folder(folder_fd, name, data)
+    except OSError as error:
+        raise ProjectFileError(f"cannot save {path}: {error.strerror or error}; nothing "
+                               "was changed.") from None
+    finally:
+        os.close(folder_fd)
     return len(data)
 
 
-def _fsync_folder(folder: str) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return  # some file systems do not let a folder be opened; the rename already happened
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _sweep_leftovers(folder: str, name: str) -> None:
+def _sweep_leftovers(folder_fd: int, name: str) -> None:
     """Remove temporary files an earlier save of this project left when it was killed between
-    writing and renaming: exactly mkstemp's `.NAME.XXXXXXXX.tmp` for this one name.
-    (Saves of one project are serialised by the engine's lock, so none of these is live.)"""
+    writing and renaming: exactly `.NAME.XXXXXXXX.tmp` for this one name (checked_files's
+    temporary names). (Saves of one project are serialised by the engine's lock, so none of
+    these is live.)"""
     pattern = f".{glob.escape(name)}.{'?' * 8}.tmp"
-    for leftover in glob.glob(os.path.join(glob.escape(folder), pattern)):
+    for leftover in fnmatch.filter(os.listdir(folder_fd), pattern):
         try:
-            os.unlink(leftover)
+            os.unlink(leftover, dir_fd=folder_fd)
         except OSError:
             pass

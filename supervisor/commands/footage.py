@@ -14,6 +14,7 @@ from supervisor.commands.lookup import find_footage
 from supervisor.commands.overview import footage_summary
 from supervisor.commands.registry import FOOTAGE_REF, READ_PATH, CommandError, command, described
 from supervisor.footage_probe import ProbeError, probe
+from supervisor.footage_reads import check_import
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), or a folder of numbered "
@@ -23,6 +24,7 @@ FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (
 
 def probed(engine, path: str, frame_rate: float | None = None) -> dict:
     engine.check_path(path, "read")  # as given: a confined session refuses relative paths
+    check_import(engine, path)  # a sequence's frames too: each may be a link out of the roots
     path = os.path.abspath(path)
     if frame_rate is not None and frame_rate <= 0:
         raise CommandError(f"frameRate must be above 0, got {frame_rate}.")

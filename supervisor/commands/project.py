@@ -35,7 +35,8 @@ def project_open(engine, params, ctx):
     engine.check_path(params["path"], "read")  # as given: confinement refuses relative paths
     path = os.path.abspath(params["path"])
     try:
-        doc = resolve_opened(read_project(path), path)
+        doc = resolve_opened(read_project(
+            path, verify=lambda real: engine.check_path(real, "read")), path)
     except ProjectFileError as error:
         raise CommandError(str(error)) from None
     engine.replace_document(doc, path)
@@ -61,7 +62,10 @@ def project_save(engine, params, ctx):
     engine.check_path(target, "write")
     target = os.path.abspath(target)
     try:
-        size = write_atomically(target, dumps(for_saving(engine.doc, target)))
+        # The folder as opened is checked again: a link swapped in after the check above
+        # saves nothing outside the roots (supervisor/checked_files.py).
+        size = write_atomically(target, dumps(for_saving(engine.doc, target)),
+                                verify=lambda real: engine.check_path(real, "write"))
     except ProjectFileError as error:
         raise CommandError(str(error)) from None
     engine.project_path = target

@@ -37,6 +37,11 @@ def available(engine, command_id: str) -> bool:
 
 
 def delegate(engine, command_id: str, params: dict, ctx) -> dict:
+    from supervisor.render_guard import check_render  # it imports the command catalog
+
+    # A confined session refuses footage outside the roots (a worker knows no roots) and
+    # outputs outside them before the service starts anything (supervisor/render_guard.py).
+    check_render(engine, command_id, params)
     if engine.render_service is None:
         raise CommandError(NOT_AVAILABLE + "; use rendervisor mcp or rendervisor render.")
     if not available(engine, command_id):

@@ -4,6 +4,11 @@ They run on the quick lane, never take the document's lock and never wait on a w
 render or shell can delay them. Every path goes through the session's confinement first. Writes
 are atomic (a temporary file in the same folder, fsync, rename): a reader sees the old file or
 the new one, never half of one.
+
+Confined, a checked name is not trusted to stay what it was: files and folders are opened first
+and what was opened is checked again (supervisor/checked_files.py), so a symbolic link swapped
+in after the check reads and writes nothing outside the roots. Listing and searching never
+follow a link: a link is listed as a link, and its target is read only if it is inside a root.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ import fnmatch
 import os
 import re
 import stat
-import tempfile
 
+from supervisor.checked_files import open_folder, open_to_read, replace_in_folder
 from supervisor.confinement import ConfinementError
 from supervisor.tools.registry import ToolError, ToolResult, tool
 
@@ -39,6 +44,22 @@ def _writable(ctx, path: str) -> str:
         return ctx.session.confinement.check_write(path)
     except ConfinementError as exc:
         raise ToolError(str(exc)) from None
+
+
+def _verified(check):
+    """A checked_files verify callback from a confinement check: a refusal becomes a ToolError
+    saying the path changed under us."""
+    def verify(real: str) -> None:
+        try:
+            check(real)
+        except ConfinementError as exc:
+            raise ToolError(f"{exc} (the path was changed while it was being opened)") from None
+    return verify
+
+
+def _open_readable(ctx, path: str) -> int:
+    """A descriptor on the file at the checked `path`, itself checked once open."""
+    return open_to_read(path, _verified(ctx.session.confinement.check_read))
 
 
 def _os_error(exc: OSError, path: str, doing: str) -> ToolError:
@@ -65,7 +86,13 @@ def image_type(head: bytes) -> str | None:
 def read_file(args, ctx):
     path = _readable(ctx, args["path"])
     try:
-        with open(path, "rb") as handle:
+        fd = _open_readable(ctx, path)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            if os.path.isdir(path):
+                raise IsADirectoryError()
+            raise ToolError(f"{args['path']} is not a regular file, so it cannot be read.")
+        with os.fdopen(fd, "rb") as handle:
             head = handle.read(16)
             mime = image_type(head)
             if mime is not None:
@@ -98,29 +125,15 @@ def read_file(args, ctx):
         raise _os_error(exc, args["path"], "read") from None
 
 
-def write_atomically(path: str, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file in the same folder, then rename.
-    Missing parent folders are created. The temporary is removed if anything fails."""
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
+def write_atomically(ctx, path: str, data: bytes) -> None:
+    """Write `data` to the checked `path` through a temporary file in the same folder, then
+    rename, all relative to the folder's checked descriptor. Missing parent folders are made."""
+    folder, name = os.path.split(path)
+    fd = open_folder(folder, _verified(ctx.session.confinement.check_write), create=True)
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = 0o644
-    fd, temporary = tempfile.mkstemp(prefix=".rv-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+        replace_in_folder(fd, name, data)
+    finally:
+        os.close(fd)
 
 
 @tool("write_file", "Write a file",
@@ -134,7 +147,7 @@ def write_file(args, ctx):
         raise ToolError(f"{args['path']} is a folder; give a file path to write.")
     data = args["content"].encode("utf-8")
     try:
-        write_atomically(path, data)
+        write_atomically(ctx, path, data)
     except OSError as exc:
         raise _os_error(exc, args["path"], "write") from None
     return {"path": path, "bytes": len(data)}
@@ -152,7 +165,11 @@ def edit_file(args, ctx):
     if old == "":
         raise ToolError("old_string is empty; give the exact text to replace.")
     try:
-        with open(path, "rb") as handle:
+        fd = open_to_read(path, _verified(ctx.session.confinement.check_write))
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise ToolError(f"{args['path']} is not a regular file, so it cannot be edited.")
+        with os.fdopen(fd, "rb") as handle:
             before = handle.read().decode("utf-8")
     except FileNotFoundError:
         raise ToolError(f"{args['path']} does not exist; use write_file to create it.")
@@ -169,7 +186,7 @@ def edit_file(args, ctx):
                         "with more context, or pass replace_all: true.")
     after = before.replace(old, new) if args.get("replace_all") else before.replace(old, new, 1)
     try:
-        write_atomically(path, after.encode("utf-8"))
+        write_atomically(ctx, path, after.encode("utf-8"))
     except OSError as exc:
         raise _os_error(exc, args["path"], "write") from None
     diff = "".join(difflib.unified_diff(before.splitlines(keepends=True),
@@ -202,25 +219,43 @@ def list_dir(args, ctx):
     entries: list[dict] = []
     truncated = False
 
-    def walk(folder: str, level: int) -> None:
+    def walk(folder_fd: int, relative: str, level: int) -> None:
         nonlocal truncated
         try:
-            with os.scandir(folder) as scan:
-                children = sorted(scan, key=lambda entry: entry.name)
+            names = sorted(os.listdir(folder_fd))
         except OSError:
             return
-        for entry in children:
+        for name in names:
             if len(entries) >= LIST_LIMIT:
                 truncated = True
                 return
-            info = entry.stat(follow_symlinks=False)
+            try:
+                info = os.stat(name, dir_fd=folder_fd, follow_symlinks=False)
+            except OSError:
+                continue  # gone since the listing
             kind = _entry_type(info.st_mode)
-            entries.append({"path": os.path.relpath(entry.path, root), "type": kind,
+            entries.append({"path": os.path.join(relative, name), "type": kind,
                             "size": info.st_size})
             if kind == "dir" and level < depth:
-                walk(entry.path, level + 1)
+                # O_NOFOLLOW: a folder swapped for a link since the stat is not descended into.
+                try:
+                    child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+                                    | os.O_CLOEXEC, dir_fd=folder_fd)
+                except OSError:
+                    continue
+                try:
+                    walk(child, os.path.join(relative, name), level + 1)
+                finally:
+                    os.close(child)
 
-    walk(root, 1)
+    try:
+        fd = open_folder(root, _verified(ctx.session.confinement.check_read))
+    except OSError as exc:
+        raise _os_error(exc, args["path"], "list") from None
+    try:
+        walk(fd, "", 1)
+    finally:
+        os.close(fd)
     result = {"path": root, "entries": entries}
     if truncated:
         result["truncated"] = f"only the first {LIST_LIMIT} entries are listed"
@@ -246,33 +281,51 @@ def search_files(args, ctx):
     limit = args.get("max_results", 100)
     results: list[dict] = []
     found = 0
-    for folder, dirs, files in os.walk(root):
-        dirs.sort()
-        for name in sorted(files):
-            if pattern and not fnmatch.fnmatch(name, pattern):
-                continue
-            path = os.path.join(folder, name)
-            if regex is None:
-                results.append({"path": path})
-                found += 1
-            else:
-                matches = _grep(path, regex, limit - found)
-                if matches:
-                    results.append({"path": path, "matches": matches})
-                    found += len(matches)
-            if found >= limit:
-                return {"results": results, "truncated": True}
+    verify = _verified(ctx.session.confinement.check_read)
+    try:
+        root_fd = open_folder(root, verify)
+    except OSError as exc:
+        raise _os_error(exc, args["path"], "search") from None
+    try:
+        # fwalk holds each folder open and never descends through a link, so a folder swapped
+        # for a link mid-search leads nowhere; files are opened relative to their folder and
+        # read only if what was opened is inside a root.
+        for folder, dirs, files, folder_fd in os.fwalk(".", dir_fd=root_fd):
+            dirs.sort()
+            for name in sorted(files):
+                if pattern and not fnmatch.fnmatch(name, pattern):
+                    continue
+                path = os.path.normpath(os.path.join(root, folder, name))
+                if regex is None:
+                    results.append({"path": path})
+                    found += 1
+                else:
+                    matches = _grep(name, folder_fd, verify, regex, limit - found)
+                    if matches:
+                        results.append({"path": path, "matches": matches})
+                        found += len(matches)
+                if found >= limit:
+                    return {"results": results, "truncated": True}
+    finally:
+        os.close(root_fd)
     return {"results": results, "truncated": False}
 
 
-def _grep(path: str, regex: re.Pattern, limit: int) -> list[dict]:
+def _grep(name: str, folder_fd: int, verify, regex: re.Pattern, limit: int) -> list[dict]:
     try:
-        if os.path.getsize(path) > SEARCH_FILE_LIMIT:
+        fd = open_to_read(name, verify, dir_fd=folder_fd)
+    except (OSError, ToolError):
+        return []  # gone, unreadable, or a link leading outside the roots: not searched
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > SEARCH_FILE_LIMIT:
             return []
-        with open(path, "rb") as handle:
+        with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read()
     except OSError:
         return []
+    finally:
+        os.close(fd)
     if b"\x00" in data[:8192]:
         return []  # binary
     matches = []

@@ -14,6 +14,7 @@ import threading
 
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
+from supervisor.footage_reads import check_document
 from supervisor.pool import CancelSignal, JobFailed
 from supervisor.snapshot_jobs import run_with_snapshot
 from supervisor.tools.registry import Cancelled, ToolError, ToolResult, tool
@@ -75,6 +76,10 @@ def render_preview(args, ctx):
     cache = _cache(ctx.session)
     value = cache.get(key)
     if value is None:
+        try:  # the worker that draws knows no roots: footage outside them is refused here
+            check_document(ctx.session.engine, document)
+        except CommandError as exc:
+            raise ToolError(str(exc)) from None
         value = _render(ctx, document, revision, comp["id"], time, max_side, transparent)
         cache.put(key, value)
     info = {"comp": comp["name"], "time": time, "frame": frame,

@@ -1,0 +1,89 @@
+"""The files footage reads, checked against a confined session's read roots before anything
+reads them: at import (the probe opens the file), and before every preview and render (the
+compositor opens them in a worker, which knows nothing of roots).
+
+Checking at import alone is not enough: a project opened from a file (with --project, or by
+project.open) brings footage paths of its own, written before this session's roots existed or
+crafted to point elsewhere, and an image sequence's frames are separate files, any of which can
+be a symbolic link out of the roots. So every file a footage item can read is checked each time
+a drawing starts: a still or video's file, and every existing file an image sequence's pattern
+matches (each resolved on its own).
+
+Never reads a file's content; it lists folders inside the roots and resolves names.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from protocol.sequences import is_pattern, pattern_regex
+from supervisor.commands.registry import CommandError
+from supervisor.footage_probe import IMAGE_EXTENSIONS
+
+_NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
+
+
+def files_of(path: str) -> list[str]:
+    """The files footage at `path` reads: a still or video's own file; for a `[####]` pattern
+    the existing files it matches; for a folder (imported as a sequence) its numbered images.
+    The pattern or folder itself comes first, so its folder is checked even when empty."""
+    if is_pattern(path):
+        folder, name = os.path.split(path)
+        regex = pattern_regex(name)
+        return [folder] + [os.path.join(folder, entry) for entry in _names(folder)
+                           if regex.match(entry)]
+    if os.path.isdir(path):
+        return [path] + [os.path.join(path, entry) for entry in _names(path)
+                         if (match := _NUMBERED.match(entry))
+                         and match.group(3).lower() in IMAGE_EXTENSIONS]
+    return [path]
+
+
+def check_import(engine, path: str) -> None:
+    """Before probing `path` (already checked itself): every file it would read, or
+    CommandError naming the first outside the roots."""
+    if not engine.confined:
+        return
+    engine.check_path(path, "read")
+    if is_pattern(path) and not _inside_checked_folder(engine, path):
+        return
+    for file in files_of(path)[1:]:
+        engine.check_path(file, "read")
+
+
+def check_document(engine, document: dict) -> None:
+    """Before drawing `document` (a preview, a render): every file any footage item reads, or
+    CommandError naming the footage, its file and the rule."""
+    if not engine.confined:
+        return
+    for footage in document.get("footage", []):
+        path = footage.get("path")
+        if not isinstance(path, str):
+            continue
+        try:
+            engine.check_path(path, "read")
+            if footage.get("kind") == "sequence" or is_pattern(path):
+                if _inside_checked_folder(engine, path):
+                    for file in files_of(path)[1:]:
+                        engine.check_path(file, "read")
+        except CommandError as error:
+            reason = str(error).rstrip(".")
+            raise CommandError(
+                f"footage {footage.get('name', footage.get('id'))!r} cannot be drawn: {reason}; "
+                "point it at a file inside the roots with footage.replace, or remove it (its "
+                "layers first) with footage.remove.") from None
+
+
+def _inside_checked_folder(engine, pattern: str) -> bool:
+    """Check a pattern's folder before listing it (a listing is a read too)."""
+    folder = os.path.dirname(pattern)
+    engine.check_path(folder, "read")
+    return os.path.isdir(folder)
+
+
+def _names(folder: str) -> list[str]:
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
