@@ -34,6 +34,17 @@ HEADER = struct.Struct(">I")
 KINDS = frozenset({"job", "cancel", "ready", "progress", "heartbeat", "log", "result", "error"})
 
 
+# The fields each kind must carry. A frame that decodes but lacks them is as unusable as garbage,
+# and must fail the same way (a log record that is not a map would otherwise raise inside the
+# supervisor's logging, leaving the worker in the pool with a half-read pipe).
+FIELDS: dict[str, dict[str, type]] = {
+    "job": {"id": int, "task": str}, "cancel": {"id": int}, "ready": {"pid": int},
+    "progress": {"id": int}, "heartbeat": {"id": int}, "log": {"record": dict},
+    "result": {"id": int}, "error": {"id": int, "message": str},
+}
+LOG_RECORD: dict[str, type] = {"name": str, "levelno": int, "msg": str}
+
+
 class FrameError(Exception):
     """The channel carried something that is not a valid frame; the channel is unusable."""
 
@@ -53,6 +64,14 @@ def decode_body(body: bytes) -> dict:
         raise FrameError(f"a frame could not be decoded ({type(exc).__name__}: {exc})") from None
     if not isinstance(frame, dict) or frame.get("kind") not in KINDS:
         raise FrameError("a frame is not a map with a known \"kind\"")
+    for name, kind in FIELDS[frame["kind"]].items():
+        if not isinstance(frame.get(name), kind):
+            raise FrameError(f"a {frame['kind']} frame lacks a {kind.__name__} {name!r}")
+    if frame["kind"] == "log":
+        record = frame["record"]
+        if not all(isinstance(record.get(name), kind) for name, kind in LOG_RECORD.items()) \
+                or not all(isinstance(name, str) for name in record):
+            raise FrameError("a log frame's record lacks a str name, an int levelno or a str msg")
     return frame
 
 

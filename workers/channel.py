@@ -24,6 +24,12 @@ class Channel:
         with self._lock:
             self._sock.sendall(data)
 
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are, under the same lock: only for tests that break the pipe on purpose
+        (the `misbehave` task)."""
+        with self._lock:
+            self._sock.sendall(data)
+
     def receive(self) -> dict | None:
         """The next frame, or None when the supervisor closed its end."""
         while not self._pending:

@@ -54,3 +54,39 @@ def log_line(job):
     import logging
     logging.getLogger("rendervisor.worker.diagnostic").warning("%s", job.payload)
     return True
+
+
+@task("misbehave")
+def misbehave(job):
+    """Breaks its own pipe on purpose: how tests see the supervisor survive a worker that writes
+    garbage. payload["mode"]: "garbage" (bytes that are no msgpack), "oversized" (a header
+    announcing a frame over MAX_FRAME), "unknown_kind", "bad_log" (a log frame whose record is
+    not a map), "truncated" (half a frame, then silence), "huge_result" (a result over
+    MAX_FRAME, which the worker itself must refuse to send). Then it waits to be killed."""
+    import time
+
+    import msgpack
+
+    from protocol import frames
+
+    def framed(frame: dict) -> bytes:  # packed here, so frames.encode's own checks are skipped
+        body = msgpack.packb(frame, use_bin_type=True)
+        return frames.HEADER.pack(len(body)) + body
+
+    mode = job.payload["mode"]
+    if mode == "huge_result":
+        return b"x" * (frames.MAX_FRAME + 1)
+    job.channel.send_raw({
+        "garbage": frames.HEADER.pack(32) + b"\xc1" * 32,  # 0xc1 is never valid msgpack
+        "oversized": frames.HEADER.pack(frames.MAX_FRAME + 1) + b"\x00" * 64,
+        "unknown_kind": framed({"kind": "bogus", "id": job.id}),
+        "bad_log": framed({"kind": "log", "record": "not a map"}),
+        "truncated": frames.HEADER.pack(1000) + b"\x81\xa4kind",
+    }[mode])
+    if mode == "truncated":
+        return {"sent": "half a frame"}  # this result disappears into the half frame
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job.check_cancelled()
+        time.sleep(0.01)
+    return {"survived": True}

@@ -1,0 +1,121 @@
+"""A worker that breaks its own pipe: garbage, an oversized frame, a frame of an unknown kind, a
+malformed log record, half a frame and then silence. Each time its job fails with a sentence
+naming the worker, the worker and everything under it are gone, a replacement takes its place,
+and the next job of that kind succeeds. Real forkserver workers, real sockets (the `misbehave`
+task in workers/tasks.py writes the bytes)."""
+
+from __future__ import annotations
+
+import time
+
+import psutil
+import pytest
+
+from supervisor import teardown
+from supervisor.pool import JobFailed, Pool, make_context, worker_preload
+
+# A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
+# the production 30 s keeps the test short, and is still many heartbeats (0.5 s) long.
+WEDGE_DEADLINE = 2.0
+# How long a killed worker may take to disappear from the process table on a loaded machine.
+GONE_WITHIN = 5.0
+
+
+@pytest.fixture(scope="module")
+def context():
+    teardown.become_subreaper()
+    preload = worker_preload()
+    return make_context(preload), preload
+
+
+@pytest.fixture
+def pool(context):
+    made, preload = context
+    pool = Pool(made, 1, teardown_grace=0.5, preload=preload, wedge_deadline=WEDGE_DEADLINE)
+    yield pool
+    workers = [worker.pid for worker in list(pool._all)]
+    pool.close()
+    assert gone_within(workers, GONE_WITHIN), "a worker outlived the pool"
+
+
+def gone_within(pids: list[int], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if teardown.all_gone(pids) and not zombies_of_ours(pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def zombies_of_ours(pids: list[int]) -> list[int]:
+    """Zombies we own are a leak too: the subreaper must have reaped them."""
+    found = []
+    for pid in pids:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                found.append(pid)
+        except psutil.NoSuchProcess:
+            continue
+    return found
+
+
+def run_misbehaving(pool: Pool, kind: str, mode: str) -> tuple[JobFailed, list[int]]:
+    """Run the misbehave task on a worker of `kind`; the failure and the worker's tree."""
+    worker = pool.acquire(kind)
+    tree = [worker.pid] + [p.pid for p in psutil.Process(worker.pid).children(recursive=True)]
+    try:
+        with pytest.raises(JobFailed) as failure:
+            pool.run(kind, "misbehave", {"mode": mode}, worker=worker, timeout=60)
+    finally:
+        pool.release(worker)
+    return failure.value, tree
+
+
+@pytest.mark.parametrize("kind", ["render", "preview", "shell"])
+@pytest.mark.parametrize("mode", ["garbage", "oversized", "unknown_kind", "bad_log"])
+def test_a_worker_writing_a_bad_frame_is_killed_replaced_and_its_job_fails_by_name(pool, kind,
+                                                                                   mode):
+    failure, tree = run_misbehaving(pool, kind, mode)
+    message = str(failure)
+    assert f"{kind} worker" in message and "bad frame" in message, message
+    assert "Traceback" not in message
+    assert failure.reason == "died"
+    assert gone_within(tree, GONE_WITHIN)
+    assert pool.run(kind, "noop", "next job") == "next job"
+
+
+def test_half_a_frame_then_silence_is_declared_wedged_and_the_worker_replaced(pool):
+    started = time.monotonic()
+    failure, tree = run_misbehaving(pool, "render", "truncated")
+    assert failure.reason == "wedged"
+    assert "render worker" in str(failure) and "stopped answering" in str(failure)
+    # Found by the wedge deadline, not by a hang: the bound is the deadline plus a margin for a
+    # loaded machine.
+    assert time.monotonic() - started < WEDGE_DEADLINE + 10
+    assert gone_within(tree, GONE_WITHIN)
+    assert pool.run("render", "noop", 1) == 1
+
+
+def test_a_result_over_the_frame_limit_fails_its_job_and_the_worker_stays(pool):
+    worker = pool.acquire("render")
+    try:
+        with pytest.raises(JobFailed) as failure:
+            pool.run("render", "misbehave", {"mode": "huge_result"}, worker=worker, timeout=60)
+        assert "could not be sent" in str(failure.value) and "limit" in str(failure.value)
+        assert failure.value.reason != "died"
+        # The worker refused to send it, so the pipe is intact and the same worker goes on.
+        assert pool.run("render", "noop", "same worker", worker=worker) == "same worker"
+    finally:
+        pool.release(worker)
+
+
+def test_the_pool_carries_on_after_every_kind_of_bad_frame_in_a_row(pool):
+    dead = []
+    for mode in ["garbage", "oversized", "unknown_kind", "bad_log", "garbage"]:
+        failure, tree = run_misbehaving(pool, "render", mode)
+        assert failure.reason == "died"
+        dead += tree
+    results = [pool.run("render", "noop", n) for n in range(5)]
+    assert results == list(range(5))
+    assert gone_within(dead, GONE_WITHIN)
+    assert len([w for w in pool._all if w.kind == "render"]) <= pool.render_count
