@@ -110,14 +110,33 @@ def main(argv: list[str] | None = None) -> int:
             from supervisor.tools import engine_tools
             engine_tools.print_catalog(args.json)
             return 0
-        from supervisor import farm_cli
-        return farm_cli.run(args)
+        if args.command == "render":
+            from supervisor import render_cli
+            return render_cli.run(args)
+        if args.command == "preview":
+            from supervisor import preview_cli
+            return preview_cli.run(args)
+        from supervisor import watch_cli
+        return watch_cli.run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `rendervisor commands | head`: the reader left; nothing more to say, and no
+        # traceback from the interpreter flushing stdout at exit either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:  # a bug: still one line, never a traceback
+        print(f"rendervisor: failed unexpectedly ({type(exc).__name__}: {exc}); this is a bug "
+              "in rendervisor, please report it with the command that caused it.",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Through the imported module, not this __main__ copy: the subcommands raise
+    # supervisor.cli.UsageError, which is another class than this copy's.
+    from supervisor.cli import main as imported_main
+    sys.exit(imported_main())

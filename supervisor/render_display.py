@@ -1,0 +1,135 @@
+"""How `rendervisor render` shows a render: a progress bar on a terminal, plain lines when
+stderr is a file or a pipe (a farm manager's log), JSON lines on stdout with --json, nothing
+with --quiet. Progress goes to stderr (or, as JSON, stdout); the final per-item summary goes to
+stdout, so `render ... > log` keeps what was made.
+
+One class per kind of display, all with the same three methods, called from any thread:
+`progress(done, total, message)`, `finished(report)`, `interrupted()`.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from typing import Any, TextIO
+
+# Plain lines and JSON events at most this often (the last one always goes): a 10 000-frame
+# render should leave a readable log, not 10 000 lines.
+PLAIN_INTERVAL = 2.0
+JSON_INTERVAL = 0.1
+
+
+class Quiet:
+    def progress(self, done: int, total: int, message: str | None) -> None:
+        pass
+
+    def finished(self, report: dict) -> None:
+        pass
+
+    def interrupted(self) -> None:
+        pass
+
+
+class JsonLines(Quiet):
+    """`{"event": "progress", ...}` lines, then one `{"event": "done", ...}` (or
+    `{"event": "interrupted"}`), each one whole line on stdout."""
+
+    def __init__(self, stream: TextIO = sys.stdout) -> None:
+        self.stream = stream
+        self._lock = threading.Lock()
+        self._last = 0.0
+
+    def emit(self, event: dict) -> None:
+        with self._lock:
+            self.stream.write(json.dumps(event) + "\n")
+            self.stream.flush()
+
+    def progress(self, done: int, total: int, message: str | None) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last < JSON_INTERVAL:
+            return
+        self._last = now
+        self.emit({"event": "progress", "done": done, "total": total,
+                   "fraction": round(done / total, 4) if total else 1.0, "message": message})
+
+    def finished(self, report: dict) -> None:
+        self.emit({"event": "done", **report})
+
+    def interrupted(self) -> None:
+        self.emit({"event": "interrupted", "message": "the render was interrupted; partial "
+                                                      "outputs were removed"})
+
+
+class PlainLines(Quiet):
+    """`rendering: 120/300 frames (40%)` every few seconds on stderr, then the summary."""
+
+    def __init__(self, stream: TextIO = sys.stderr, out: TextIO = sys.stdout) -> None:
+        self.stream, self.out = stream, out
+        self._last = 0.0
+
+    def progress(self, done: int, total: int, message: str | None) -> None:
+        now = time.monotonic()
+        if done < total and now - self._last < PLAIN_INTERVAL:
+            return
+        self._last = now
+        percent = 100 * done // total if total else 100
+        print(f"rendering: {done}/{total} frames ({percent}%)", file=self.stream, flush=True)
+
+    def finished(self, report: dict) -> None:
+        print_summary(report, self.out)
+
+    def interrupted(self) -> None:
+        print("rendervisor render: interrupted; partial outputs were removed.", file=self.stream)
+
+
+class Bar(PlainLines):
+    """A tqdm bar on the terminal, counting frames written."""
+
+    def __init__(self, stream: TextIO = sys.stderr, out: TextIO = sys.stdout) -> None:
+        super().__init__(stream, out)
+        self._bar: Any = None
+        self._lock = threading.Lock()
+
+    def progress(self, done: int, total: int, message: str | None) -> None:
+        from tqdm import tqdm
+        with self._lock:
+            if self._bar is None:
+                self._bar = tqdm(total=total, unit="frame", file=self.stream, leave=False,
+                                 dynamic_ncols=True)
+            self._bar.update(done - self._bar.n)
+
+    def _close(self) -> None:
+        with self._lock:
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
+
+    def finished(self, report: dict) -> None:
+        self._close()
+        super().finished(report)
+
+    def interrupted(self) -> None:
+        self._close()
+        super().interrupted()
+
+
+def print_summary(report: dict, out: TextIO) -> None:
+    """One line per item: its status, id and output, and the error of a failed one."""
+    for entry in report.get("items", []):
+        line = f"{entry['status']:<7} {entry['item']}  {entry.get('output', '')}"
+        if entry.get("skipped"):
+            line += "  (exists; skipped)"
+        print(line, file=out)
+        if entry.get("error"):
+            print(f"        {entry['error']}", file=out)
+    out.flush()
+
+
+def display_for(args) -> Quiet:
+    if args.json:
+        return JsonLines()
+    if args.quiet:
+        return Quiet()
+    return Bar() if sys.stderr.isatty() else PlainLines()

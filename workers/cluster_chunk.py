@@ -1,0 +1,56 @@
+"""A render chunk as a Dask task: render it in the Dask worker, return the encoded result as
+bytes, so a cluster's nodes need no shared disk (ARCHITECTURE.md, "Beyond one machine").
+
+The chunk is rendered by the very code a local render worker runs (workers/chunk_task.py), into
+a private temporary folder of the Dask worker, with the chunk's own token; the files it wrote
+are read back and the folder removed. The client (supervisor/cluster.py) writes the bytes to
+the names a local render would have used, so the output is the same file.
+
+A pure function of its arguments: Dask may run it twice (a lost worker, a retry), and a rerun
+returns the same bytes and leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+
+from protocol.output_names import frame_path
+
+
+@dataclass
+class DaskJob:
+    """What workers/chunk_task.render_chunk needs of a job, for a Dask task: its payload; no
+    cancel (Dask drops a cancelled task's result) and no progress (the client counts chunks)."""
+    payload: dict
+    frames_written: list = field(default_factory=list)
+
+    def check_cancelled(self) -> None:
+        pass
+
+    def progress(self, number) -> None:
+        self.frames_written.append(number)
+
+
+def render_chunk_bytes(payload: dict, document: dict) -> dict:
+    """Render one chunk (the render_chunk payload, without the document) and return
+    `{"frames": [[number, bytes], ...]}` for an image sequence or `{"segment": bytes}` for a
+    video, plus `missing` (footage this node could not read)."""
+    from workers.chunk_task import render_chunk
+    with tempfile.TemporaryDirectory(prefix="rendervisor-chunk-") as folder:
+        local_output = os.path.join(folder, os.path.basename(payload["output"]))
+        job = DaskJob(dict(payload, output=local_output, document=document,
+                           skipExisting=False))
+        value = render_chunk(job)
+        result: dict = {"missing": value["missing"]}
+        if value["segment"] is not None:
+            with open(value["segment"], "rb") as handle:
+                result["segment"] = handle.read()
+        else:
+            frames = []
+            for number in job.frames_written:
+                with open(frame_path(local_output, number), "rb") as handle:
+                    frames.append([number, handle.read()])
+            result["frames"] = frames
+        return result
