@@ -73,8 +73,10 @@ class ItemRun:
 class RenderRun:
     def __init__(self, pool: Pool, revision: int, document: dict, plans: list[ItemPlan],
                  on_progress: Callable[[int, int, str], None] | None = None,
-                 on_item: Callable[[str, str, float], None] | None = None) -> None:
+                 on_item: Callable[[str, str, float], None] | None = None,
+                 kind: str = "render") -> None:
         self.pool = pool
+        self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
         self.revision = revision
         self.document = document
         self.items = [ItemRun(plan) for plan in plans]
@@ -109,7 +111,7 @@ class RenderRun:
         try:
             threads = [threading.Thread(target=self._serve, daemon=True,
                                         name=f"render-chunks-{number}")
-                       for number in range(min(self.pool.capacity("render") or 1,
+                       for number in range(min(self.pool.capacity(self.kind) or 1,
                                                len(self._queue)))]
             for thread in threads:
                 thread.start()
@@ -174,7 +176,7 @@ class RenderRun:
         for attempt in (1, 2):
             if worker is None:
                 try:
-                    worker = self.pool.acquire("render", self.cancel)
+                    worker = self.pool.acquire(self.kind, self.cancel)
                 except JobFailed as error:
                     if not self.stopped:
                         self._fail(item, f"{item.plan.id} failed: no render worker could be "
@@ -185,7 +187,7 @@ class RenderRun:
                 item.attempt_frames[index] = 0
             try:
                 value = run_with_snapshot(
-                    self.pool, worker, "render_chunk", self._payload(item, chunk),
+                    self.pool, worker, "render_chunk", chunk_payload(item.plan, chunk),
                     self.revision, self.document, cancel=self.cancel,
                     on_progress=lambda number: self._frame_written(item, index, number))
             except JobFailed as error:
@@ -206,14 +208,6 @@ class RenderRun:
             self._chunk_done(item, index, value)
             return worker
         return worker
-
-    def _payload(self, item: ItemRun, chunk: Chunk) -> dict:
-        plan = item.plan
-        return {"comp": plan.comp["id"], "frames": list(chunk.frames),
-                "firstIndex": chunk.first_index, "token": chunk.token, "format": plan.format,
-                "output": plan.output, "frameRate": plan.comp["frameRate"],
-                "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
-                "scale": plan.scale}
 
     def _record(self, item: ItemRun, chunk: Chunk) -> None:
         """Record what the chunk may create, before it is sent: a frame that exists already is
@@ -282,6 +276,15 @@ class RenderRun:
     def _fraction(self, item: ItemRun) -> float:
         total = len(item.plan.frames)
         return item.written / total if total else 1.0
+
+
+def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
+    """The render_chunk job for one chunk of an item (workers/chunk_task.py)."""
+    return {"comp": plan.comp["id"], "frames": list(chunk.frames),
+            "firstIndex": chunk.first_index, "token": chunk.token, "format": plan.format,
+            "output": plan.output, "frameRate": plan.comp["frameRate"],
+            "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
+            "scale": plan.scale}
 
 
 def _span(chunk: Chunk) -> str:

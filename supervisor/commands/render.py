@@ -56,8 +56,8 @@ render_command(
     "as a one-frame item.",
     {"comp": described(COMP_REF, "the comp (default: the only or first comp)"),
      "time": {"type": "number", "description": "comp time in seconds (default 0)"},
-     "path": described(OUTPUT_PATH, "the PNG to write (default: [compName]_[time].png in the "
-                                    "project's folder)"),
+     "path": described(OUTPUT_PATH, "the PNG to write (default: [compName]_[#####].png in the "
+                                    "project's folder, [#####] being the frame number)"),
      "queue": {"type": "boolean", "description": "queue it instead of rendering now"}},
     method="save_frame_as")
 
