@@ -1,0 +1,134 @@
+"""A folder tree for the confinement tests (tests/test_confinement_*.py): a read root, a write
+root, their look-alike siblings (read2, write2: the prefix trick), and an outside folder with
+canaries, reached from inside the roots by every kind of link. `Footprint` records everything
+outside the roots (content, size, mtime, inode, the listing) so a test can prove that nothing
+there was created, changed or removed, whatever the server answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from dataclasses import dataclass
+
+import skia
+
+SECRET = "CANARY-SECRET-7f3a"  # the outside files' content: no reply may ever hold it
+
+
+def png_bytes(width: int = 8, height: int = 8, color: int = 0xFF20C0F0) -> bytes:
+    surface = skia.Surface(width, height)
+    surface.getCanvas().clear(color)
+    return bytes(surface.makeImageSnapshot().encodeToData())
+
+
+@dataclass
+class World:
+    base: str
+    read: str
+    write: str
+    outside: str
+    read2: str
+    write2: str
+
+    def outsides(self) -> list[str]:
+        return [self.outside, self.read2, self.write2]
+
+
+def build_world(base: str) -> World:
+    join = os.path.join
+    world = World(base, join(base, "read"), join(base, "write"), join(base, "outside"),
+                  join(base, "read2"), join(base, "write2"))
+    for folder in (world.read, world.write, world.outside, world.read2, world.write2,
+                   join(world.outside, "sub"), join(world.read, "seq"), join(world.read, "sub"),
+                   join(world.write, "sub")):
+        os.makedirs(folder, exist_ok=True)
+    outside = world.outside
+    for name in ("canary.txt", "sub/deep.txt"):
+        with open(join(outside, name), "w") as handle:
+            handle.write(f"{SECRET} {name}\n")
+    # Hard-link targets hold no secret: a hard link inside a root is that root's file, and
+    # reading it is allowed (docs/confinement.md); what must never happen is a write reaching
+    # the outside name.
+    for name in ("hard_target.txt", "hard_target2.txt"):
+        with open(join(outside, name), "w") as handle:
+            handle.write(f"{name} OLD\n")
+    for folder in (world.read2, world.write2):
+        with open(join(folder, "secret.txt"), "w") as handle:
+            handle.write(SECRET + "\n")
+    with open(join(outside, "secret.png"), "wb") as handle:
+        handle.write(png_bytes(color=0xFFFF0000))
+    with open(join(world.read, "note.txt"), "w") as handle:
+        handle.write("inside the read root\n")
+    for number in (1, 2):
+        with open(join(world.read, "seq", f"frame_{number:04d}.png"), "wb") as handle:
+            handle.write(png_bytes())
+    # A sequence whose third frame is a link to an outside picture.
+    os.symlink(join(outside, "secret.png"), join(world.read, "seq", "frame_0003.png"))
+    os.symlink(join(outside, "secret.png"), join(world.read, "link_secret.png"))
+    write = world.write
+    os.symlink(join(outside, "canary.txt"), join(write, "link_file"))
+    os.symlink(outside, join(write, "link_dir"))
+    os.symlink(join(outside, "never.txt"), join(write, "dangling"))
+    os.symlink(join(outside, "never_dir", "x"), join(write, "dangling_deep"))
+    os.symlink(join(write, "chain2"), join(write, "chain1"))
+    os.symlink(join(write, "chain3"), join(write, "chain2"))
+    os.symlink(join(outside, "canary.txt"), join(write, "chain3"))
+    os.symlink(os.path.join("..", "outside", "canary.txt"), join(write, "rel_link"))
+    os.symlink(os.path.join("..", "outside"), join(write, "rel_dir"))
+    os.symlink(join(write, "loop_b"), join(write, "loop_a"))
+    os.symlink(join(write, "loop_a"), join(write, "loop_b"))
+    os.symlink(world.read2, join(world.read, "link_read2"))
+    os.link(join(outside, "hard_target.txt"), join(write, "hard.txt"))
+    os.link(join(outside, "hard_target2.txt"), join(write, "hard2.txt"))
+    return world
+
+
+class Footprint:
+    """Everything under some folders, without following links: kind, size, mtime, inode, link
+    target and a hash of the content. Equal footprints mean nothing there changed."""
+
+    def __init__(self, folders: list[str], listed: tuple[str, ...] = ()) -> None:
+        self.state = {folder: _scan(folder) for folder in folders}
+        # Folders listed but not descended (the common parent of the roots: nothing new there).
+        self.state.update({folder: {name: "" for name in os.listdir(folder)}
+                           for folder in listed})
+
+    def changes(self, other: "Footprint") -> list[str]:
+        found = []
+        for folder, entries in self.state.items():
+            after = other.state[folder]
+            for name in sorted(set(entries) | set(after)):
+                if entries.get(name) != after.get(name):
+                    found.append(f"{os.path.join(folder, name)}: {entries.get(name)} -> "
+                                 f"{after.get(name)}")
+        return found
+
+
+def _scan(folder: str) -> dict:
+    entries = {}
+    for parent, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(parent, name)
+            info = os.lstat(path)
+            # Not the link count: a rename that replaces a hard link inside a root lowers the
+            # outside file's count, which is the safe outcome, not a change to that file.
+            entry = {"mode": info.st_mode, "size": info.st_size, "mtime": info.st_mtime_ns,
+                     "inode": info.st_ino}
+            if stat.S_ISLNK(info.st_mode):
+                entry["target"] = os.readlink(path)
+            elif stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as handle:
+                    entry["sha"] = hashlib.sha256(handle.read()).hexdigest()
+            entries[os.path.relpath(path, folder)] = json.dumps(entry, sort_keys=True)
+    return entries
+
+
+def reply_text(result: dict) -> str:
+    """Everything a tool result says, as one string (text blocks and structured content)."""
+    parts = [block.get("text", "") for block in result.get("content", [])]
+    if "structuredContent" in result:
+        parts.append(json.dumps(result["structuredContent"]))
+    return "\n".join(parts)

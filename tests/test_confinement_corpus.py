@@ -1,0 +1,270 @@
+"""The attack corpus: every way out of the roots we know of, tried against the file tools and
+the engine commands alike, through a real `rendervisor mcp --read-root R --write-root W`.
+
+Each case is its own test id. Every case checks the reply (a refusal names the rule and the
+path) and then the file system: nothing outside the roots was created, changed or removed (the
+footprint of the outside folders: content, size, mtime, inode, listing), and no reply ever
+carries the outside files' secret. One server serves the whole module: the cases are refusals
+(or writes inside the write root), so none depends on another's leftovers.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from supervisor.engine import Engine
+from tests.confinement_world import SECRET, Footprint, build_world, reply_text
+from tests.mcp_process import McpProcess
+
+READ_RULE = "outside the read roots"
+WRITE_RULE = "outside the write roots"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    world = build_world(str(tmp_path_factory.mktemp("confined")))
+    # A project inside the read root whose footage is outside (made by an unconfined engine,
+    # as a project from before confinement, or a crafted one, would be).
+    engine = Engine()
+    engine.run("footage.import", {"path": os.path.join(world.outside, "secret.png")})
+    engine.run("project.save", {"path": os.path.join(world.read, "crafted.rvproj")})
+    engine.run("project.save", {"path": os.path.join(world.outside, "other.rvproj")})
+    return world
+
+
+@pytest.fixture(scope="module")
+def server(world):
+    process = McpProcess("--read-root", world.read, "--write-root", world.write, cwd=world.base)
+    process.initialize()
+    result = process.run("command_run", {"id": "comp.new", "params": {
+        "name": "Main", "width": 32, "height": 32, "duration": 0.1}})
+    assert not result.get("isError"), result
+    yield process
+    process.stop()
+
+
+def o(world, *parts):  # a path in the outside folder
+    return os.path.join(world.outside, *parts)
+
+
+def w(world, *parts):  # a path in the write root
+    return os.path.join(world.write, *parts)
+
+
+def r(world, *parts):  # a path in the read root
+    return os.path.join(world.read, *parts)
+
+
+def run(command_id, **params):
+    return "command_run", {"id": command_id, "params": params}
+
+
+LONG = "a" * 250  # one component; twenty of them make a path past the 4096 limit
+
+# (id, tool, arguments from the world, what the reply must say: substrings of a refusal, or
+# None for a call that is allowed because it stays inside the roots)
+CASES = [
+    # -- `..` in every position ---------------------------------------------------------------
+    ("read-dotdot-middle", lambda x: ("read_file", {"path": r(x, "..", "outside", "canary.txt")}),
+     ["'..'", "canary.txt"]),
+    ("read-dotdot-after-sub", lambda x: ("read_file", {
+        "path": r(x, "sub", "..", "..", "outside", "canary.txt")}), ["'..'"]),
+    ("read-dotdot-leading", lambda x: ("read_file", {"path": "/.." + o(x, "canary.txt")}),
+     ["'..'"]),
+    ("list-dotdot-trailing", lambda x: ("list_dir", {"path": r(x, "..")}), ["'..'"]),
+    ("write-dotdot", lambda x: ("write_file", {"path": w(x, "..", "outside", "new.txt"),
+                                               "content": "x"}), ["'..'", "new.txt"]),
+    ("save-dotdot", lambda x: run("project.save", path=w(x, "sub", "..", "..", "p.rvproj")),
+     ["'..'"]),
+    ("queue-output-dotdot", lambda x: run("renderQueue.add", comp="Main",
+                                          output=w(x, "..", "outside", "x.mp4")), [WRITE_RULE]),
+    # -- relative paths -----------------------------------------------------------------------
+    ("read-relative", lambda x: ("read_file", {"path": "outside/canary.txt"}), ["relative"]),
+    ("write-relative", lambda x: ("write_file", {"path": "outside/new.txt", "content": "x"}),
+     ["relative"]),
+    ("import-relative", lambda x: run("footage.import", path="outside/secret.png"),
+     ["relative"]),
+    ("open-relative", lambda x: run("project.open", path="outside/other.rvproj"),
+     ["relative"]),
+    ("queue-relative-unsaved", lambda x: run("renderQueue.add", comp="Main",
+                                             output="../outside/x.mp4"), ["unsaved"]),
+    # -- plain outside, and the prefix trick (/data2 beside /data) ------------------------------
+    ("read-outside", lambda x: ("read_file", {"path": o(x, "canary.txt")}),
+     [READ_RULE, "canary.txt"]),
+    ("read-prefix-sibling", lambda x: ("read_file", {"path": os.path.join(x.read2, "secret.txt")}),
+     [READ_RULE, "read2"]),
+    ("write-prefix-sibling", lambda x: ("write_file", {
+        "path": os.path.join(x.write2, "new.txt"), "content": "x"}), [WRITE_RULE, "write2"]),
+    ("write-in-read-root", lambda x: ("write_file", {"path": r(x, "new.txt"), "content": "x"}),
+     [WRITE_RULE, "new.txt"]),
+    ("edit-outside", lambda x: ("edit_file", {"path": o(x, "canary.txt"), "old_string": "OLD",
+                                              "new_string": "NEW"}), [WRITE_RULE]),
+    ("list-outside", lambda x: ("list_dir", {"path": x.outside}), [READ_RULE]),
+    ("list-prefix-sibling", lambda x: ("list_dir", {"path": x.write2}), [READ_RULE, "write2"]),
+    ("search-outside", lambda x: ("search_files", {"path": x.outside, "content": "CANARY"}),
+     [READ_RULE]),
+    # -- symbolic links to outside: file, folder, dangling, chains, relative, loops --------------
+    ("read-link-file", lambda x: ("read_file", {"path": w(x, "link_file")}),
+     [READ_RULE, "link_file"]),
+    ("read-link-folder", lambda x: ("read_file", {"path": w(x, "link_dir", "canary.txt")}),
+     [READ_RULE]),
+    ("read-link-chain", lambda x: ("read_file", {"path": w(x, "chain1")}), [READ_RULE, "chain1"]),
+    ("read-relative-link", lambda x: ("read_file", {"path": w(x, "rel_link")}), [READ_RULE]),
+    ("read-link-to-sibling", lambda x: ("read_file", {"path": r(x, "link_read2", "secret.txt")}),
+     [READ_RULE]),
+    ("write-link-file", lambda x: ("write_file", {"path": w(x, "link_file"), "content": "x"}),
+     [WRITE_RULE, "link_file"]),
+    ("write-link-folder", lambda x: ("write_file", {"path": w(x, "link_dir", "new.txt"),
+                                                    "content": "x"}), [WRITE_RULE]),
+    ("write-link-folder-deeper", lambda x: ("write_file", {
+        "path": w(x, "rel_dir", "made", "new.txt"), "content": "x"}), [WRITE_RULE]),
+    ("write-dangling-link", lambda x: ("write_file", {"path": w(x, "dangling"), "content": "x"}),
+     [WRITE_RULE, "dangling"]),
+    ("write-dangling-link-below", lambda x: ("write_file", {
+        "path": w(x, "dangling_deep"), "content": "x"}), [WRITE_RULE]),
+    ("write-link-chain", lambda x: ("write_file", {"path": w(x, "chain1"), "content": "x"}),
+     [WRITE_RULE]),
+    ("edit-link-file", lambda x: ("edit_file", {"path": w(x, "link_file"), "old_string": "OLD",
+                                                "new_string": "NEW"}), [WRITE_RULE]),
+    ("list-link-folder", lambda x: ("list_dir", {"path": w(x, "link_dir")}), [READ_RULE]),
+    ("search-link-folder", lambda x: ("search_files", {"path": w(x, "rel_dir")}), [READ_RULE]),
+    ("import-link-file", lambda x: run("footage.import", path=r(x, "link_secret.png")),
+     [READ_RULE, "link_secret.png"]),
+    ("import-sequence-with-linked-frame", lambda x: run(
+        "footage.import", path=r(x, "seq", "frame_[####].png")), [READ_RULE, "frame_0003.png"]),
+    ("import-folder-with-linked-frame", lambda x: run("footage.import", path=r(x, "seq")),
+     [READ_RULE, "frame_0003.png"]),
+    ("layer-path-link", lambda x: run("layer.add", comp="Main", type="image",
+                                      path=w(x, "link_dir", "secret.png")), [READ_RULE]),
+    ("save-link-file", lambda x: run("project.save", path=w(x, "link_file")),
+     [WRITE_RULE, "link_file"]),
+    ("save-link-folder", lambda x: run("project.save", path=w(x, "link_dir", "p.rvproj")),
+     [WRITE_RULE]),
+    ("save-dangling", lambda x: run("project.save", path=w(x, "dangling")), [WRITE_RULE]),
+    ("queue-output-link-folder", lambda x: run("renderQueue.add", comp="Main",
+                                               output=w(x, "link_dir", "x.mp4")), [WRITE_RULE]),
+    ("still-output-link-folder", lambda x: run("comp.saveFrameAs", comp="Main",
+                                               path=w(x, "rel_dir", "x.png")), [WRITE_RULE]),
+    # -- /proc/self/root and /proc/self/cwd (the server runs in the roots' parent) --------------
+    ("read-proc-root", lambda x: ("read_file", {"path": "/proc/self/root" + o(x, "canary.txt")}),
+     [READ_RULE, "/proc/self/root"]),
+    ("read-proc-cwd", lambda x: ("read_file", {"path": "/proc/self/cwd/outside/canary.txt"}),
+     [READ_RULE, "/proc/self/cwd"]),
+    ("write-proc-root", lambda x: ("write_file", {"path": "/proc/self/root" + o(x, "new.txt"),
+                                                  "content": "x"}), [WRITE_RULE]),
+    ("write-proc-cwd", lambda x: ("write_file", {"path": "/proc/self/cwd/outside/new.txt",
+                                                 "content": "x"}), [WRITE_RULE]),
+    ("import-proc-root", lambda x: run("footage.import",
+                                       path="/proc/self/root" + o(x, "secret.png")), [READ_RULE]),
+    # -- NUL and newline, very long paths -------------------------------------------------------
+    ("read-nul", lambda x: ("read_file", {"path": r(x, "note.txt\x00") + o(x, "canary.txt")}),
+     ["NUL"]),
+    ("write-nul", lambda x: ("write_file", {"path": w(x, "a\x00b"), "content": "x"}), ["NUL"]),
+    ("save-nul", lambda x: run("project.save", path=w(x, "p\x00.rvproj")), ["NUL"]),
+    ("read-newline", lambda x: ("read_file", {"path": o(x, "canary.txt") + "\n"}),
+     [READ_RULE, "canary.txt\\n"]),
+    ("write-newline", lambda x: ("write_file", {"path": o(x, "new\n.txt"), "content": "x"}),
+     [WRITE_RULE]),
+    ("import-newline", lambda x: run("footage.import", path=o(x, "secret.png") + "\n"),
+     [READ_RULE]),
+    ("read-very-long", lambda x: ("read_file", {"path": r(x, *[LONG] * 20)}), ["longest"]),
+    ("write-very-long", lambda x: ("write_file", {"path": w(x, *[LONG] * 20), "content": "x"}),
+     ["longest"]),
+    # -- engine commands: imports, opens, saves and outputs outside -----------------------------
+    ("import-outside", lambda x: run("footage.import", path=o(x, "secret.png")),
+     [READ_RULE, "secret.png"]),
+    ("layer-path-outside", lambda x: run("layer.add", comp="Main", type="image",
+                                         path=o(x, "secret.png")), [READ_RULE]),
+    ("open-outside", lambda x: run("project.open", path=o(x, "other.rvproj")),
+     [READ_RULE, "other.rvproj"]),
+    ("save-outside", lambda x: run("project.save", path=o(x, "p.rvproj")), [WRITE_RULE]),
+    ("save-in-read-root", lambda x: run("project.save", path=r(x, "p.rvproj")), [WRITE_RULE]),
+    ("save-prefix-sibling", lambda x: run("project.save",
+                                          path=os.path.join(x.write2, "p.rvproj")),
+     [WRITE_RULE]),
+    ("queue-output-outside", lambda x: run("renderQueue.add", comp="Main",
+                                           output=o(x, "x.mp4")), [WRITE_RULE, "x.mp4"]),
+    ("queue-sequence-outside", lambda x: run("renderQueue.add", comp="Main",
+                                             output=o(x, "f_[####].png")), [WRITE_RULE]),
+    ("queue-no-output-unsaved", lambda x: run("renderQueue.add", comp="Main"), ["unsaved"]),
+    ("still-outside", lambda x: run("comp.saveFrameAs", comp="Main", path=o(x, "x.png")),
+     [WRITE_RULE]),
+    ("still-default-unsaved", lambda x: run("comp.saveFrameAs", comp="Main"), ["unsaved"]),
+    ("prerender-outside", lambda x: run("render.preRender", comp="Main", output=o(x, "p.mp4")),
+     [WRITE_RULE]),
+    ("prerender-default-unsaved", lambda x: run("render.preRender", comp="Main"), ["unsaved"]),
+    ("proxy-unsaved", lambda x: run("file.createProxy", comp="Main"), ["unsaved"]),
+    ("absolute-string-in-any-param", lambda x: run("layer.add", comp="Main", type="text",
+                                                   text=o(x, "canary.txt")), [READ_RULE]),
+    # -- batches: steps, and "$N" results carrying a path -------------------------------------
+    ("batch-step-outside", lambda x: ("command_batch", {"steps": [
+        {"id": "comp.list"},
+        {"id": "footage.import", "params": {"path": o(x, "secret.png")}}]}),
+     [READ_RULE, "secret.png"]),
+    ("batch-reference-to-outside-path", lambda x: ("command_batch", {"atomic": True, "steps": [
+        {"id": "project.open", "params": {"path": r(x, "crafted.rvproj")}},
+        {"id": "footage.list"},
+        {"id": "layer.add", "params": {"comp": "Main", "type": "image",
+                                       "path": "$1.footage.0.path"}}]}),
+     [READ_RULE, "secret.png"]),
+    ("batch-save-outside", lambda x: ("command_batch", {"steps": [
+        {"id": "project.save", "params": {"path": o(x, "b.rvproj")}}]}), [WRITE_RULE]),
+    # -- shell ----------------------------------------------------------------------------------
+    ("shell", lambda x: ("shell", {"command": f"cat {o(x, 'canary.txt')}"}), ["shell is refused"]),
+    # -- allowed, and still nothing outside changes ---------------------------------------------
+    ("write-through-hard-link-replaces-the-link", lambda x: ("write_file", {
+        "path": w(x, "hard.txt"), "content": "new content"}), None),
+    ("edit-through-hard-link-replaces-the-link", lambda x: ("edit_file", {
+        "path": w(x, "hard2.txt"), "old_string": "OLD", "new_string": "NEW"}), None),
+    ("write-loop-link", lambda x: ("write_file", {"path": w(x, "loop_a"), "content": "x"}),
+     "either"),
+    ("list-does-not-follow-links", lambda x: ("list_dir", {"path": x.write, "depth": 5}), None),
+    ("search-does-not-read-links-out", lambda x: ("search_files", {
+        "path": x.write, "content": "CANARY"}), None),
+    ("search-read-root-skips-linked-folders", lambda x: ("search_files", {
+        "path": x.read, "content": "CANARY"}), None),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
+def test_attack(case, world, server):
+    name, arguments, expected = case
+    tool, args = arguments(world)
+    before = Footprint(world.outsides(), listed=(world.base, "/"))
+    result = server.run(tool, args)
+    text = reply_text(result)
+    after = Footprint(world.outsides(), listed=(world.base, "/"))
+    assert before.changes(after) == [], f"{name} changed files outside the roots"
+    assert SECRET not in text, f"{name} read an outside file: {text[:300]}"
+    if expected is None:
+        assert not result.get("isError"), text
+    elif expected != "either":
+        assert result.get("isError"), f"{name} was not refused: {text[:300]}"
+        for fragment in expected:
+            assert fragment in text, f"{name}: {fragment!r} not in {text[:400]!r}"
+        if not text.lstrip().startswith("{"):  # a plain refusal (not a batch report): one line
+            assert "\n" not in text.strip(), text
+
+
+def test_the_corpus_is_at_least_forty_cases():
+    assert len(CASES) >= 40
+
+
+def test_hard_links_were_replaced_not_written_through(world, server):
+    """Writing a hard link inside the root leaves the outside inode alone: the new content is
+    a new file at the inside name (checked_files.py renames over the link)."""
+    server.run("write_file", {"path": w(world, "hard.txt"), "content": "new content"})
+    with open(o(world, "hard_target.txt")) as handle:
+        assert handle.read() == "hard_target.txt OLD\n"
+    with open(w(world, "hard.txt")) as handle:
+        assert handle.read() == "new content"
+    assert os.stat(w(world, "hard.txt")).st_ino != os.stat(o(world, "hard_target.txt")).st_ino
+
+
+def test_listing_shows_links_as_links_and_never_their_outside_contents(world, server):
+    result = server.run("list_dir", {"path": world.write, "depth": 5})
+    entries = {entry["path"]: entry["type"] for entry in result["structuredContent"]["entries"]}
+    assert entries["link_dir"] == "symlink" and entries["rel_dir"] == "symlink"
+    assert not any(path.startswith(("link_dir/", "rel_dir/")) for path in entries)
