@@ -27,9 +27,15 @@ def test_tools_are_declared_with_titles_hints_and_closed_schemas():
         listing = TOOLS[name].listing()
         assert listing["title"] and listing["annotations"]["title"] == listing["title"]
         assert listing["inputSchema"]["additionalProperties"] is False
-        assert TOOLS[name].lane == "quick"
+        # Edits and reads take the quick lane; only a call that renders and waits goes long.
+        assert TOOLS[name].lane_for({"id": "comp.list", "steps": [{"id": "comp.list"}]}) == "quick"
         for hint in ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"):
             assert isinstance(listing["annotations"][hint], bool)
+    assert TOOLS["command_run"].lane_for({"id": "renderQueue.render"}) == "render"
+    assert TOOLS["command_run"].lane_for({"id": "renderQueue.render",
+                                          "params": {"wait": False}}) == "quick"
+    assert TOOLS["command_batch"].lane_for(
+        {"steps": [{"id": "comp.new"}, {"id": "renderQueue.render"}]}) == "render"
     assert TOOLS["command_list"].read_only and TOOLS["doc_inspect"].read_only
     assert not TOOLS["command_run"].read_only and TOOLS["command_run"].destructive
 
