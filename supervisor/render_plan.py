@@ -48,6 +48,7 @@ class ItemPlan:
     codec_options: dict
     skip_existing: bool
     scale: float = 1.0
+    transparent: bool = False  # leave the comp's background out (a pre-render of a precomp)
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None  # refused before rendering
     skipped: bool = False  # a video whose file exists, with skipExisting
@@ -84,11 +85,11 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
 
 
 def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: list[int],
-                     workers: int, scale: float = 1.0, codec_options: dict | None = None
-                     ) -> ItemPlan:
-    """A plan for a render that is not a queue item (a pre-render, a proxy)."""
+                     workers: int, scale: float = 1.0, codec_options: dict | None = None,
+                     transparent: bool = False) -> ItemPlan:
+    """A plan for a render that is not a queue item (a still, a pre-render, a proxy)."""
     plan = ItemPlan(item_id, comp, fmt, output, list(frames), dict(codec_options or {}), False,
-                    scale)
+                    scale, transparent)
     plan.chunks = plan_chunks(plan.frames, fmt, parts=workers * CHUNKS_PER_WORKER)
     return plan
 

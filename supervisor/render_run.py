@@ -284,7 +284,7 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
             "firstIndex": chunk.first_index, "token": chunk.token, "format": plan.format,
             "output": plan.output, "frameRate": plan.comp["frameRate"],
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
-            "scale": plan.scale}
+            "scale": plan.scale, "transparent": plan.transparent}
 
 
 def _span(chunk: Chunk) -> str:

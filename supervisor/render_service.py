@@ -174,10 +174,9 @@ class RenderService:
         from supervisor.derived_footage import create_proxy
         return create_proxy(self, engine, params, ctx)
 
-    def run_plans(self, engine, plans: list, ctx: Any) -> dict:
-        """Render plans that are not queue items (a pre-render, a proxy) as the one render,
-        blocking, with the caller's progress and cancel; the RenderRun's report."""
-        revision, document = engine.snapshot()
+    def run_plans(self, engine, revision: int, document: dict, plans: list, ctx: Any) -> dict:
+        """Render plans that are not queue items (a pre-render, a proxy) from a snapshot, as
+        the one render, blocking, with the caller's progress and cancel; the run's report."""
         run = self.start(engine, ctx, plans, revision, document)
         if ctx is not None:
             ctx.on_cancel(run.stop)

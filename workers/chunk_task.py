@@ -27,7 +27,7 @@ from workers.tasks import TaskError, task
 @task("render_chunk")
 def render_chunk(job):
     """Payload: revision (+ document), comp, frames, firstIndex, token, format, output,
-    frameRate, codecOptions, skipExisting, scale. Result: {segment, missing, frames}."""
+    frameRate, codecOptions, skipExisting, scale, transparent. Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
@@ -35,6 +35,7 @@ def render_chunk(job):
         raise TaskError(f"the project snapshot has no comp {spec['comp']!r}")
     chunk = Chunk(tuple(spec["frames"]), spec["firstIndex"], spec["token"])
     scale = float(spec.get("scale", 1.0))
+    transparent = bool(spec.get("transparent", False))
     rate = comp["frameRate"]
     missing: set[str] = set()
     buffer: list[np.ndarray] = []
@@ -43,7 +44,7 @@ def render_chunk(job):
         for number in chunk.frames:
             job.check_cancelled()
             frame = render_frame(document, comp["id"], frame_time(number, rate),
-                                 footage=FOOTAGE, scale=scale,
+                                 footage=FOOTAGE, scale=scale, transparent=transparent,
                                  out=buffer[0] if buffer else None)
             if not buffer:
                 # One array for the whole chunk: each frame is encoded before the next is drawn.
