@@ -115,7 +115,7 @@ def start_pool(args):
     flag and the forkserver come first, while this process is still single-threaded."""
     from supervisor import teardown
     teardown.become_subreaper()
-    if args.cluster is not None:
+    if getattr(args, "cluster", None) is not None:
         from supervisor.cluster import ClusterPool
         return ClusterPool(args.cluster, args.workers)
     from supervisor.pool import Pool, make_context, worker_preload
@@ -123,14 +123,20 @@ def start_pool(args):
     return Pool(make_context(preload), args.workers, preload=preload)
 
 
-def render(engine, pool, args, display) -> int:
+def render_queue(engine, pool, ctx, chunk_size: int | None = None) -> dict:
+    """Render the engine's queue on `pool` with `ctx`'s progress and cancel; the report, or
+    Cancelled, or CommandError (nothing to render, outputs that clash)."""
     from supervisor.farm_render_service import FarmRenderService
+    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size)
+    return engine.run("renderQueue.render", {"wait": True}, ctx)
+
+
+def render(engine, pool, args, display) -> int:
     from supervisor.tools.registry import CallContext, Cancelled
-    engine.render_service = FarmRenderService(pool, chunk_size=args.chunk_size)
     ctx = CallContext(session=None, report_progress=display.progress)
     on_signals(ctx.cancel)
     try:
-        report = engine.run("renderQueue.render", {"wait": True}, ctx)
+        report = render_queue(engine, pool, ctx, args.chunk_size)
     except Cancelled:
         display.interrupted()
         return EXIT_INTERRUPTED
