@@ -184,9 +184,17 @@ class Engine:
     # -- snapshots, history --------------------------------------------------------------------
 
     def snapshot(self) -> tuple[int, dict]:
-        """(revision, an independent copy of the document) for a render or a preview."""
+        """(revision, an independent copy of the document) for a render or a preview.
+
+        Confined, a snapshot whose footage reads a file outside the roots is refused with
+        CommandError: every drawing starts from one, and the worker that draws knows no roots
+        (supervisor/footage_reads.py). Checked on the copy, so no later edit can slip past."""
         with self.lock:
-            return self.revision, copy_document(self.doc)
+            revision, document = self.revision, copy_document(self.doc)
+        if self.confined:
+            from supervisor.footage_reads import check_document
+            check_document(self, document)
+        return revision, document
 
     def record_step(self, label: str, before: dict) -> None:
         """Record an edit made to `doc` since `before`: one undo step, a new revision."""

@@ -1,6 +1,7 @@
-"""What a confined session refuses before a render command reaches the render service: footage
-outside the read roots, and an output a still, a pre-render or a proxy would write outside the
-write roots (or, for an unsaved project, a default or relative output, which has no folder).
+"""What a confined session refuses before a render command reaches the render service: an
+output a still, a pre-render or a proxy would write outside the write roots (or, for an unsaved
+project, a default or relative output, which has no folder). Footage outside the read roots is
+refused by the snapshot every render starts from (Engine.snapshot, footage_reads.py).
 
 This runs before the service, so a refusal comes before the render slot is taken and before a
 worker starts; the service checks again the exact files it plans to write (render_plan.py's
@@ -18,7 +19,6 @@ import os
 from protocol.output_names import expand_comp_name
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import COMMANDS, CommandError
-from supervisor.footage_reads import check_document
 
 # Commands that write beside the project when no output is given.
 _WRITES_BESIDE_PROJECT = ("comp.saveFrameAs", "render.preRender", "file.createProxy")
@@ -29,7 +29,6 @@ def check_render(engine, command_id: str, params: dict) -> None:
     if not engine.confined or command_id == "renderQueue.stop":
         return
     with engine.lock:
-        check_document(engine, engine.doc)
         if command_id in _WRITES_BESIDE_PROJECT and not params.get("queue"):
             for path in _outputs(engine, command_id, params):
                 engine.check_path(path, "write")

@@ -14,7 +14,6 @@ import threading
 
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
-from supervisor.footage_reads import check_document
 from supervisor.pool import CancelSignal, JobFailed
 from supervisor.snapshot_jobs import run_with_snapshot
 from supervisor.tools.registry import Cancelled, ToolError, ToolResult, tool
@@ -61,7 +60,10 @@ def _cache(session) -> PreviewCache:
        "transparent": {"type": "boolean", "description": "leave the background out"}},
       read_only=True, idempotent=True)
 def render_preview(args, ctx):
-    revision, document = ctx.session.engine.snapshot()
+    try:  # confined: footage outside the roots is refused here (Engine.snapshot)
+        revision, document = ctx.session.engine.snapshot()
+    except CommandError as exc:
+        raise ToolError(str(exc)) from None
     if not document["comps"]:
         raise ToolError("The project has no comps yet; create one with comp.new first.")
     try:
@@ -76,10 +78,6 @@ def render_preview(args, ctx):
     cache = _cache(ctx.session)
     value = cache.get(key)
     if value is None:
-        try:  # the worker that draws knows no roots: footage outside them is refused here
-            check_document(ctx.session.engine, document)
-        except CommandError as exc:
-            raise ToolError(str(exc)) from None
         value = _render(ctx, document, revision, comp["id"], time, max_side, transparent)
         cache.put(key, value)
     info = {"comp": comp["name"], "time": time, "frame": frame,
