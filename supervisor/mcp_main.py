@@ -8,7 +8,9 @@ reader, lanes, pre-warming) start only after.
 from __future__ import annotations
 
 import logging
+import multiprocessing.util
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -59,6 +61,10 @@ def serve(args) -> int:
     session.close()
     pool.close()
     logging.shutdown()
+    # os._exit skips multiprocessing's exit hooks, among them the one that removes its temporary
+    # folder (the forkserver's socket is in it): without this, every session leaves a pymp-*
+    # folder in /tmp.
+    shutil.rmtree(multiprocessing.util.get_temp_dir(), ignore_errors=True)
     # os._exit: the stdin reader may still be blocked in a read that will never return, and
     # interpreter shutdown would wait on it; everything worth flushing is flushed.
     os._exit(0)

@@ -423,7 +423,14 @@ class Pool:
     def _died(self, worker: Worker, task: str, held: list[teardown.Held]) -> Any:
         worker.process.join(1.0)
         exitcode = worker.process.exitcode
-        self._kill_job(worker, held or teardown.snapshot(worker.pid, include_root=False))
+        if not held:
+            held = teardown.snapshot(worker.pid, include_root=False)
+            if worker.job_group:
+                # A worker that died on its own has no tree left: what it ran was re-parented
+                # to us (the subreaper), and nothing we hold would reap it. A shell's command
+                # still leads its own session, with its setsid children under it: hold that.
+                held += teardown.snapshot(worker.job_group)
+        self._kill_job(worker, held)
         raise WorkerDied(f"{worker.name} {describe_exit(exitcode)} while running the {task} job",
                          "died")
 

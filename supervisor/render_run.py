@@ -199,6 +199,7 @@ class RenderRun:
                 if error.reason in RETRYABLE and attempt == 1:
                     log.warning("%s; retrying frames %s of %s on a fresh worker", error,
                                 _span(chunk), item.plan.id)
+                    self._remove_temporaries(item, chunk)
                     chunk = with_new_token(chunk)
                     continue
                 again = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
@@ -216,6 +217,24 @@ class RenderRun:
                  if not os.path.exists(path)]
         with self._lock:
             item.opened.add_all(paths)
+
+    def _remove_temporaries(self, item: ItemRun, chunk: Chunk) -> None:
+        """Remove what a dead attempt at `chunk` left half-written: its temporaries (named by
+        its token, so the retry never writes them). Its finished frames stay; the retry
+        replaces them. Without this, an item that then completes would keep them as output."""
+        finals = ({frame_path(item.plan.output, number) for number in chunk.frames}
+                  if item.plan.is_sequence else set())
+        temporaries = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
+                       if path not in finals]
+        with self._lock:
+            for path in temporaries:
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    continue  # still recorded: a failed item's cleanup tries again
+                item.opened.forget(path)
 
     # -- reports from the workers ------------------------------------------------------------
 
