@@ -1,13 +1,21 @@
 """Render-only frame rate of the compositor, one process, on the reference comp
 (examples/bench.rvproj: 1920x1080, 3 s at 30 fps), next to a plain Skia loop drawing the same
-things (scripts/peers/plain_skia_reference.py). Prints one JSON object.
+things (scripts/peers/plain_skia_reference.py); and the render queue's frame rate, rendering
+that comp to H.264 through the real render service on every core, next to MoviePy 2
+(scripts/peers/moviepy_reference.py) with the same encoder settings. Prints one JSON object.
 
     /work/venv/bin/python scripts/bench_render.py [--project FILE] [--passes N]
+                                                  [--only compositor|queue] [--workers N]
 
 `fps` is render_frame into a reused array (what a worker that encodes each frame does);
 `fps_new_array` allocates each frame's array; `fps_surface_only` skips the readback. Each figure
 is the best of N passes after one warm-up frame (the first frame decodes the image and lays out
 the text, which a worker does once per job, not per frame).
+
+`render_queue`: renderQueue.render of one h264 item (preset veryfast, yuv420p, crf 23: x264's
+default, which MoviePy's ffmpeg uses too) on `--workers` render workers (default: every core),
+after one warm-up render, alternating with MoviePy runs; best of N each. `efficiency` is the
+render workers' CPU time (rendering and encoding, every thread) divided by cores x wall time.
 """
 
 from __future__ import annotations
@@ -26,11 +34,15 @@ sys.path.insert(0, os.path.join(ROOT, "scripts", "peers"))
 import numpy as np  # noqa: E402
 
 import bench_project  # noqa: E402
+import moviepy_reference  # noqa: E402
 import plain_skia_reference  # noqa: E402
 from protocol.keyframes import frame_count  # noqa: E402
 from workers.compositor import FootageCache, render_frame, render_to_surface  # noqa: E402
 
 GOAL_FPS = 60
+QUEUE_GOAL_RATIO = 4.0  # render queue fps over MoviePy's
+QUEUE_GOAL_EFFICIENCY = 0.85
+QUEUE_CODEC_OPTIONS = {"preset": "veryfast", "pix_fmt": "yuv420p", "crf": "23"}
 
 
 def load_project(path: str | None) -> tuple[str, dict]:
@@ -55,15 +67,9 @@ def timed(render, frames: int, passes: int) -> float:
     return frames / best
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--project", help="a saved project (default: examples/bench.rvproj)")
-    parser.add_argument("--comp", default=None, help="comp id or name (default: the first)")
-    parser.add_argument("--passes", type=int, default=3)
-    args = parser.parse_args()
-    path, document = load_project(args.project)
-    comp = document["comps"][0] if args.comp is None else next(
-        c for c in document["comps"] if args.comp in (c["id"], c["name"]))
+def measure_compositor(path: str, document: dict, comp_ref: str | None, passes: int) -> dict:
+    comp = document["comps"][0] if comp_ref is None else next(
+        c for c in document["comps"] if comp_ref in (c["id"], c["name"]))
     frames = frame_count(comp["duration"], comp["frameRate"])
     rate = comp["frameRate"]
     cache = FootageCache()
@@ -73,13 +79,13 @@ def main() -> None:
         sys.exit(f"bench footage missing: {first.missing}")
 
     fps = timed(lambda n: render_frame(document, comp["id"], n / rate, footage=cache, out=out),
-                frames, args.passes)
+                frames, passes)
     fps_new = timed(lambda n: render_frame(document, comp["id"], n / rate, footage=cache),
-                    frames, args.passes)
+                    frames, passes)
     fps_surface = timed(lambda n: render_to_surface(document, comp["id"], n / rate,
-                                                    footage=cache), frames, args.passes)
-    peer = plain_skia_reference.measure(frames, args.passes)
-    print(json.dumps({
+                                                    footage=cache), frames, passes)
+    peer = plain_skia_reference.measure(frames, passes)
+    return {
         "project": os.path.relpath(path, ROOT),
         "comp": comp["name"], "size": [comp["width"], comp["height"]], "frames": frames,
         "fps": round(fps, 1),
@@ -89,8 +95,105 @@ def main() -> None:
         "ratio_to_plain_skia": round(fps / peer["fps"], 3),
         "goal_fps": GOAL_FPS,
         "meets_goal": fps >= GOAL_FPS,
-        "passes": args.passes,
-    }))
+        "passes": passes,
+    }
+
+
+def measure_queue(path: str, passes: int, workers: int, context) -> dict:
+    """renderQueue.render of the bench comp to H.264 through a real session and pool,
+    alternating with MoviePy; the best of `passes` each."""
+    import tempfile
+
+    import psutil
+
+    from supervisor.pool import Pool
+    from supervisor.session import Options, Session
+
+    made, preload = context
+    pool = Pool(made, workers, preload=preload)
+    session = Session(Options(project=path, workers=workers), pool)
+    engine = session.engine
+    comp = engine.doc["comps"][0]
+    frames = frame_count(comp["duration"], comp["frameRate"])
+    runs, peer_runs = [], []
+    try:
+        with tempfile.TemporaryDirectory(prefix="rendervisor-bench-") as folder:
+            output = os.path.join(folder, "bench.mp4")
+            item = engine.run("renderQueue.add", {"comp": comp["id"], "output": output,
+                                                  "codecOptions": QUEUE_CODEC_OPTIONS})["item"]
+
+            def render_once() -> dict:
+                engine.run("renderQueue.set", {"item": item})  # queued again
+                workers_now = [w for w in list(pool._all) if w.kind == "render" and w.alive]
+                before = {w.pid: _cpu(psutil, w.pid) for w in workers_now}
+                started = time.perf_counter()
+                report = engine.run("renderQueue.render", {})
+                wall = time.perf_counter() - started
+                if report["completed"] != 1:
+                    sys.exit(f"the bench render failed: {report}")
+                cpu = sum(_cpu(psutil, pid) - spent for pid, spent in before.items())
+                return {"wall": wall, "cpu": cpu}
+
+            render_once()  # warm-up: workers start, the snapshot and the image reach them
+            for _ in range(passes):
+                runs.append(render_once())
+                peer_runs.append(moviepy_reference.measure(1)["seconds"])
+    finally:
+        session.close()
+        pool.close()
+    best = min(runs, key=lambda run: run["wall"])
+    cores = os.cpu_count() or 1
+    fps = frames / best["wall"]
+    peer_fps = frames / min(peer_runs)
+    efficiency = best["cpu"] / (cores * best["wall"])
+    return {
+        "frames": frames, "size": [comp["width"], comp["height"]], "workers": workers,
+        "cores": cores, "codec_options": QUEUE_CODEC_OPTIONS,
+        "fps": round(fps, 1), "moviepy_fps": round(peer_fps, 1),
+        "ratio_to_moviepy": round(fps / peer_fps, 2),
+        "efficiency": round(efficiency, 3),
+        "wall_s": round(best["wall"], 3), "worker_cpu_s": round(best["cpu"], 3),
+        "passes_fps": [round(frames / run["wall"], 1) for run in runs],
+        "passes_efficiency": [round(run["cpu"] / (cores * run["wall"]), 3) for run in runs],
+        "moviepy_passes_fps": [round(frames / seconds, 1) for seconds in peer_runs],
+        "goal_ratio": QUEUE_GOAL_RATIO, "goal_efficiency": QUEUE_GOAL_EFFICIENCY,
+        "meets_goals": fps / peer_fps >= QUEUE_GOAL_RATIO
+        and efficiency >= QUEUE_GOAL_EFFICIENCY,
+    }
+
+
+def _cpu(psutil, pid: int) -> float:
+    """User and system CPU seconds of a process, every thread (the encoder's too)."""
+    try:
+        times = psutil.Process(pid).cpu_times()
+    except psutil.NoSuchProcess:
+        return 0.0
+    return times.user + times.system
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--project", help="a saved project (default: examples/bench.rvproj)")
+    parser.add_argument("--comp", default=None, help="comp id or name (default: the first)")
+    parser.add_argument("--passes", type=int, default=3)
+    parser.add_argument("--only", choices=("compositor", "queue"),
+                        help="measure one part (default: both)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="render workers for the queue (default: every core)")
+    args = parser.parse_args()
+    context = None
+    if args.only != "compositor":
+        # The forkserver first, while this process is single-threaded (see supervisor/pool.py).
+        from supervisor.pool import make_context, worker_preload
+        preload = worker_preload()
+        context = (make_context(preload), preload)
+    path, document = load_project(args.project)
+    result = {}
+    if args.only != "queue":
+        result = measure_compositor(path, document, args.comp, args.passes)
+    if args.only != "compositor":
+        result["render_queue"] = measure_queue(path, args.passes, args.workers, context)
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

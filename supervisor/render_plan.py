@@ -34,6 +34,14 @@ from workers.exporter import Chunk, plan_chunks
 CHUNKS_PER_WORKER = 2
 
 
+# Encoder options a render adds under an item's own codecOptions (which win). The render is
+# parallel across chunks, one worker process per core, so an encoder's own threads would only
+# compete with the other workers; and a fixed thread count makes the encoded bytes the same on
+# every machine, whatever its core count (x264's output depends on its thread count), which a
+# farm joining chunks from different nodes relies on.
+RENDER_CODEC_DEFAULTS = {"h264": {"threads": "1"}}
+
+
 class RenderRefused(Exception):
     """The whole render is refused before anything is written; the message says why."""
 
@@ -88,8 +96,8 @@ def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: li
                      workers: int, scale: float = 1.0, codec_options: dict | None = None,
                      transparent: bool = False) -> ItemPlan:
     """A plan for a render that is not a queue item (a still, a pre-render, a proxy)."""
-    plan = ItemPlan(item_id, comp, fmt, output, list(frames), dict(codec_options or {}), False,
-                    scale, transparent)
+    plan = ItemPlan(item_id, comp, fmt, output, list(frames),
+                    render_codec_options(fmt, codec_options), False, scale, transparent)
     plan.chunks = plan_chunks(plan.frames, fmt, parts=workers * CHUNKS_PER_WORKER)
     return plan
 
@@ -99,7 +107,12 @@ def _item_plan(item: dict, comp: dict) -> ItemPlan:
     count = frame_count(comp["duration"], comp["frameRate"])
     return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
                     list(frames_of(item.get("frames"), count)),
-                    dict(item.get("codecOptions") or {}), bool(item.get("skipExisting")))
+                    render_codec_options(fmt, item.get("codecOptions")),
+                    bool(item.get("skipExisting")))
+
+
+def render_codec_options(fmt: str, given: dict | None) -> dict:
+    return {**RENDER_CODEC_DEFAULTS.get(fmt, {}), **(given or {})}
 
 
 def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
