@@ -9,7 +9,14 @@ be a symbolic link out of the roots. So every file a footage item can read is ch
 a drawing starts: a still or video's file, and every existing file an image sequence's pattern
 matches (each resolved on its own).
 
-Never reads a file's content; it lists folders inside the roots and resolves names.
+A footage file can also name other files itself: FFmpeg follows an HLS playlist (.m3u8) or a
+DASH manifest to its segments, and an ffconcat list to the files it lists, wherever they are,
+and this checker would never see those names. So while confined such footage is refused: by
+extension (the name cannot change after the check) and by its first bytes (at import and at
+each snapshot).
+
+Reads no more of a file than its first bytes, and only once it is open and checked
+(supervisor/checked_files.py); otherwise it lists folders inside the roots and resolves names.
 """
 
 from __future__ import annotations
@@ -18,10 +25,15 @@ import os
 import re
 
 from protocol.sequences import is_pattern, pattern_regex
+from supervisor.checked_files import open_to_read
 from supervisor.commands.registry import CommandError
 from supervisor.footage_probe import IMAGE_EXTENSIONS
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
+# FFmpeg detects HLS and DASH by extension, ffconcat and manifests by their first bytes.
+PLAYLIST_EXTENSIONS = {".m3u8", ".m3u", ".hls", ".mpd", ".ffconcat"}
+PLAYLIST_STARTS = (b"#EXTM3U", b"ffconcat", b"<?xml", b"<MPD")
+_SNIFF_BYTES = 64
 
 
 def files_of(path: str) -> list[str]:
@@ -50,6 +62,8 @@ def check_import(engine, path: str) -> None:
         return
     for file in files_of(path)[1:]:
         engine.check_path(file, "read")
+    if not is_pattern(path) and not os.path.isdir(path):
+        _refuse_playlist(engine, path)
 
 
 def check_document(engine, document: dict) -> None:
@@ -67,12 +81,39 @@ def check_document(engine, document: dict) -> None:
                 if _inside_checked_folder(engine, path):
                     for file in files_of(path)[1:]:
                         engine.check_path(file, "read")
+            elif footage.get("kind") != "image":
+                _refuse_playlist(engine, path)
         except CommandError as error:
             reason = str(error).rstrip(".")
             raise CommandError(
                 f"footage {footage.get('name', footage.get('id'))!r} cannot be drawn: {reason}; "
                 "point it at a file inside the roots with footage.replace, or remove it (its "
                 "layers first) with footage.remove.") from None
+
+
+def _refuse_playlist(engine, path: str) -> None:
+    """CommandError if FFmpeg would read `path` as a list of other files to open."""
+    if os.path.splitext(path)[1].lower() in PLAYLIST_EXTENSIONS:
+        raise _playlist_refusal(path)
+    try:
+        fd = open_to_read(path, lambda real: engine.check_path(real, "read"))
+    except OSError:
+        return  # missing or unreadable: the probe or the render reports it in its own words
+    try:
+        head = os.read(fd, _SNIFF_BYTES)
+    except OSError:
+        return
+    finally:
+        os.close(fd)
+    if head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(PLAYLIST_STARTS):
+        raise _playlist_refusal(path)
+
+
+def _playlist_refusal(path: str) -> CommandError:
+    return CommandError(
+        f"reading {path} is refused: it is a playlist, manifest or concat list (HLS, DASH or "
+        "ffconcat), which makes FFmpeg open the files it names, and while confined every file "
+        "read must be checked against the roots; import the media files themselves.")
 
 
 def _inside_checked_folder(engine, pattern: str) -> bool:

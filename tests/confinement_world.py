@@ -13,6 +13,8 @@ import os
 import stat
 from dataclasses import dataclass
 
+import av
+import numpy as np
 import skia
 
 SECRET = "CANARY-SECRET-7f3a"  # the outside files' content: no reply may ever hold it
@@ -22,6 +24,21 @@ def png_bytes(width: int = 8, height: int = 8, color: int = 0xFF20C0F0) -> bytes
     surface = skia.Surface(width, height)
     surface.getCanvas().clear(color)
     return bytes(surface.makeImageSnapshot().encodeToData())
+
+
+def write_clip(path: str, frames: int = 5) -> None:
+    """A tiny MPEG-TS video (what an HLS playlist's segments are)."""
+    with av.open(path, "w", format="mpegts") as container:
+        stream = container.add_stream("mpeg2video", rate=10)
+        stream.width = stream.height = 32
+        stream.pix_fmt = "yuv420p"
+        for _ in range(frames):
+            frame = av.VideoFrame.from_ndarray(np.full((32, 32, 3), 200, np.uint8),
+                                               format="rgb24")
+            for packet in stream.encode(frame):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
 
 
 @dataclass
@@ -82,6 +99,16 @@ def build_world(base: str) -> World:
     os.symlink(join(write, "loop_a"), join(write, "loop_b"))
     os.symlink(world.read2, join(world.read, "link_read2"))
     os.link(join(outside, "hard_target.txt"), join(write, "hard.txt"))
+    # Footage that names other files: FFmpeg would follow these out of the roots.
+    write_clip(join(outside, "clip.ts"))
+    os.symlink(outside, join(world.read, "outdir"))
+    playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:0.5,\n{}\n#EXT-X-ENDLIST\n"
+    with open(join(world.read, "abs.m3u8"), "w") as handle:
+        handle.write(playlist.format(join(outside, "clip.ts")))
+    with open(join(world.read, "rel.m3u8"), "w") as handle:
+        handle.write(playlist.format("../outside/clip.ts"))
+    with open(join(world.read, "list.mov"), "w") as handle:  # ffconcat, whatever its name
+        handle.write("ffconcat version 1.0\nfile outdir/clip.ts\n")
     os.link(join(outside, "hard_target2.txt"), join(write, "hard2.txt"))
     return world
 

@@ -198,6 +198,15 @@ CASES = [
     ("proxy-unsaved", lambda x: run("file.createProxy", comp="Main"), ["unsaved"]),
     ("absolute-string-in-any-param", lambda x: run("layer.add", comp="Main", type="text",
                                                    text=o(x, "canary.txt")), [READ_RULE]),
+    # -- footage that names other files (FFmpeg would open them) -------------------------------
+    ("import-hls-playlist", lambda x: run("footage.import", path=r(x, "abs.m3u8")),
+     ["playlist", "abs.m3u8"]),
+    ("import-hls-playlist-relative", lambda x: run("footage.import", path=r(x, "rel.m3u8")),
+     ["playlist"]),
+    ("import-concat-list-named-like-a-video", lambda x: run(
+        "footage.import", path=r(x, "list.mov")), ["playlist", "list.mov"]),
+    ("layer-path-playlist", lambda x: run("layer.add", comp="Main", type="video",
+                                          path=r(x, "abs.m3u8")), ["playlist"]),
     # -- batches: steps, and "$N" results carrying a path -------------------------------------
     ("batch-step-outside", lambda x: ("command_batch", {"steps": [
         {"id": "comp.list"},

@@ -206,3 +206,21 @@ def test_an_unconfined_session_keeps_its_defaults(world, tmp_path):
         process.stop()
     assert added["structuredContent"]["output"] == os.path.join(str(tmp_path), "Main.mp4")
     assert SECRET in reply_text(outside)
+
+
+def test_stored_footage_that_names_other_files_is_never_drawn(world):
+    """An ffconcat list (named like a video) imported before confinement: FFmpeg would open
+    the file it lists through a link out of the root, so drawing it is refused."""
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", **SMALL})
+    engine.run("layer.add", {"comp": "Main", "type": "video",
+                             "path": os.path.join(world.read, "list.mov")})
+    project = os.path.join(world.write, "stored_playlist.rvproj")
+    engine.run("project.save", {"path": project})
+    process = confined(world, "--project", project)
+    try:
+        result = process.run("render_preview", {})
+    finally:
+        process.stop()
+    assert result["isError"] and "playlist" in reply_text(result) and "list.mov" in reply_text(
+        result)
