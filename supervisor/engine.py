@@ -172,6 +172,8 @@ class Engine:
                 entry["error"] = str(error)
                 failed += 1
             except Exception as error:  # a bug in a command: report the step, keep the batch
+                if ctx is not None and ctx.cancelled.is_set():
+                    raise  # a step stopped by the call's cancel (a render): nothing to report
                 log.exception("engine command %s failed unexpectedly", step["id"])
                 entry["status"] = "failed"
                 entry["error"] = (f"{step['id']} failed unexpectedly ({type(error).__name__}: "

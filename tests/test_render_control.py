@@ -174,3 +174,17 @@ def test_closing_the_session_stops_a_background_render(tmp_path):
             made.engine.doc["renderQueue"][0]["id"], 0) > 0)
     assert files_in(tmp_path) == set()
     assert not [t for t in threading.enumerate() if t.name.startswith("render-chunks")]
+
+
+def test_a_render_cancelled_inside_a_batch_stops_the_batch_without_a_report(session, tmp_path):
+    engine = session.engine
+    queue(engine, "Heavy", tmp_path / "h_[####].png")
+
+    def cancel_at_once(progress, total, message):
+        recorder.ctx.cancel()
+
+    recorder = Recorder(session, cancel_at_once)
+    with pytest.raises(Cancelled):
+        engine.batch([{"id": "renderQueue.render"}, {"id": "renderQueue.list"}],
+                     ctx=recorder.ctx)
+    assert files_in(tmp_path) == set()
