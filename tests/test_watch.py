@@ -132,3 +132,22 @@ def test_watch_polls_until_sigterm_then_exits_promptly(tmp_path):
     out, err = node.communicate(timeout=30)
     assert node.returncode == 130 and "Traceback" not in err
     assert time.monotonic() - started < 10
+
+
+def test_sigint_mid_render_stops_it_removes_its_frames_and_releases_the_claim(tmp_path):
+    project = small_project(tmp_path / "long.rvproj", frames=900, width=640, height=360,
+                            blur=40, queue=[{"output": "frames/f_[####].png", "format": "png"}])
+    node = popen("watch", tmp_path, "--once", "--workers", "2")
+    assert node.stdout.readline() == f"rendering {project}\n"
+    deadline = time.monotonic() + 60
+    while not os.path.isdir(tmp_path / "frames") or not os.listdir(tmp_path / "frames"):
+        assert time.monotonic() < deadline, "no frame was ever written"
+        time.sleep(0.05)
+    node.send_signal(signal.SIGINT)
+    out, err = node.communicate(timeout=60)
+    assert node.returncode == 130 and "Traceback" not in err
+    assert f"stopped {project}" in out
+    status = json.loads(open(project + ".status.json").read())
+    assert status["state"] == "stopped"
+    assert not (tmp_path / "frames").exists()
+    assert not os.path.exists(claims.claim_path(project))
