@@ -68,3 +68,10 @@ def test_without_dask_cluster_says_how_to_install_it(project, tmp_path):
     lines = [line for line in result.stderr.splitlines() if not line.startswith("Fontconfig")]
     assert lines == ["rendervisor render: --cluster needs Dask distributed, which is not "
                      "installed; install it with pip install 'rendervisor[cluster]'."]
+
+
+def test_a_malformed_scheduler_address_is_one_line(project):
+    result = rendervisor("render", project, "--comp", "Main", "--cluster", "nonsense")
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("Fontconfig")]
+    assert result.returncode == 2 and len(lines) == 1
+    assert "cannot reach the Dask scheduler at nonsense" in lines[0]

@@ -54,3 +54,16 @@ def test_the_lower_third_clip_is_small_and_three_seconds_long():
     with av.open(path) as container:
         stream = container.streams.video[0]
         assert (stream.width, stream.height, stream.frames) == (640, 360, 90)
+
+
+@pytest.mark.parametrize("name", ["title_card", "lower_third"])
+def test_an_example_renders_from_a_copy_of_the_folder_into_its_renders_folder(tmp_path, name):
+    from tests.cli_projects import rendervisor
+    copy = tmp_path / "clone"
+    shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("renders", "__pycache__"))
+    result = rendervisor("render", copy / f"{name}.rvproj", "--frames", "30-31", "--json")
+    assert result.returncode == 0, result.stderr
+    import av
+    with av.open(str(copy / "renders" / f"{name}.mp4")) as video:
+        frames = list(video.decode(video=0))
+    assert len(frames) == 2 and (frames[0].width, frames[0].height) == (1280, 720)
