@@ -9,8 +9,9 @@ the rule that failed and the path.
 This module only decides; it never opens a file. Checking a name and then opening it leaves a
 gap in which a symbolic link can be swapped in, so the writers and readers that must not be
 fooled open first and check what they opened (supervisor/checked_files.py) with these same
-rules. It must never grow a second set of rules: every file tool, every engine command (through
-`guard`) and every render (through `check_outputs` and supervisor/render_paths.py) asks here.
+rules. It must never grow a second set of rules: every file tool, every engine command and
+every render (through `guard`, the engine's path guard: render_plan.py checks each item's
+output with it, footage_reads.py each file footage reads) asks here.
 """
 
 from __future__ import annotations
@@ -66,18 +67,6 @@ class Confinement:
                     f"writing {shown(path)} is refused: it resolves to {shown(resolved)}, "
                     f"outside the write roots ({', '.join(self.write_roots)}); while confined, "
                     "files are written only under a --write-root")
-        return resolved
-
-    def check_outputs(self, paths: Iterable[str], what: str = "") -> list[str]:
-        """Every file a save or render will write, checked before the first is written: the
-        resolved paths, or ConfinementError for the first that is outside (`what`, such as
-        "render queue item 7", says whose file it is)."""
-        resolved = []
-        for path in paths:
-            try:
-                resolved.append(self.check_write(path))
-            except ConfinementError as error:
-                raise ConfinementError(f"{what}: {error}" if what else str(error)) from None
         return resolved
 
     def guard(self, path: str, mode: str) -> str:

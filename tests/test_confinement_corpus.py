@@ -41,6 +41,9 @@ def server(world):
     result = process.run("command_run", {"id": "comp.new", "params": {
         "name": "Main", "width": 32, "height": 32, "duration": 0.1}})
     assert not result.get("isError"), result
+    result = process.run("command_run", {"id": "renderQueue.add", "params": {
+        "comp": "Main", "output": os.path.join(world.write, "ok.mp4")}})
+    assert not result.get("isError"), result
     yield process
     process.stop()
 
@@ -183,6 +186,16 @@ CASES = [
     ("save-in-read-root", lambda x: run("project.save", path=r(x, "p.rvproj")), [WRITE_RULE]),
     ("save-prefix-sibling", lambda x: run("project.save",
                                           path=os.path.join(x.write2, "p.rvproj")),
+     [WRITE_RULE]),
+    ("replace-footage-outside", lambda x: run("footage.replace", footage="any",
+                                              path=o(x, "secret.png")), [READ_RULE]),
+    ("open-through-link-folder", lambda x: run("project.open",
+                                               path=w(x, "link_dir", "other.rvproj")),
+     [READ_RULE]),
+    ("queue-set-output-outside", lambda x: run("renderQueue.set", item=1,
+                                               output=o(x, "moved.mp4")), [WRITE_RULE]),
+    ("queue-set-output-link-folder", lambda x: run("renderQueue.set", item=1,
+                                                   output=w(x, "rel_dir", "m.mp4")),
      [WRITE_RULE]),
     ("queue-output-outside", lambda x: run("renderQueue.add", comp="Main",
                                            output=o(x, "x.mp4")), [WRITE_RULE, "x.mp4"]),

@@ -224,3 +224,26 @@ def test_stored_footage_that_names_other_files_is_never_drawn(world):
         process.stop()
     assert result["isError"] and "playlist" in reply_text(result) and "list.mov" in reply_text(
         result)
+
+
+def test_a_project_whose_footage_climbs_out_by_a_relative_path_is_never_drawn(world):
+    """Saved projects store paths relative to their folder; a crafted one can say
+    `../outside/secret.png`. It opens (resolved against its folder), and drawing is refused."""
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", **SMALL})
+    engine.run("layer.add", {"comp": "Main", "type": "image",
+                             "path": os.path.join(world.read, "seq", "frame_0001.png")})
+    project = os.path.join(world.read, "crafted_relative.rvproj")
+    engine.run("project.save", {"path": project})
+    with open(project) as handle:
+        text = handle.read()
+    assert "seq/frame_0001.png" in text
+    with open(project, "w") as handle:
+        handle.write(text.replace("seq/frame_0001.png", "../outside/secret.png"))
+    process = confined(world, "--project", project)
+    try:
+        result = process.run("render_preview", {})
+    finally:
+        process.stop()
+    text = reply_text(result)
+    assert result["isError"] and READ_RULE in text and "secret.png" in text, text
