@@ -144,3 +144,10 @@ def test_commands_lists_the_catalog_as_json():
     assert result.returncode == 0
     ids = {entry["id"] for entry in json.loads(result.stdout)["commands"]}
     assert {"renderQueue.render", "layer.add", "project.open"} <= ids
+
+
+def test_commands_piped_into_a_reader_that_leaves_early_prints_no_traceback():
+    process = popen("commands")
+    process.stdout.close()  # the reader is gone before the first line, as `| head -0` would be
+    err = process.stderr.read()
+    assert process.wait(timeout=30) == 0 and "Traceback" not in err
