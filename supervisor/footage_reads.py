@@ -119,6 +119,12 @@ def _playlist_refusal(path: str) -> CommandError:
 def _inside_checked_folder(engine, pattern: str) -> bool:
     """Check a pattern's folder before listing it (a listing is a read too)."""
     folder = os.path.dirname(pattern)
+    if is_pattern(folder):
+        # Each frame would then be in a folder of its own (/shots/[##]/f.png), any of which
+        # could be a link out; the frames listed here would not be the ones drawn.
+        raise CommandError(f"reading {pattern} is refused: its frame number field is in a "
+                           "folder name, and while confined every frame must be in the one "
+                           "folder that is checked; put the [####] field in the file name.")
     engine.check_path(folder, "read")
     return os.path.isdir(folder)
 

@@ -137,6 +137,8 @@ CASES = [
      [READ_RULE, "link_secret.png"]),
     ("import-sequence-with-linked-frame", lambda x: run(
         "footage.import", path=r(x, "seq", "frame_[####].png")), [READ_RULE, "frame_0003.png"]),
+    ("import-frame-field-in-a-folder-name", lambda x: run(
+        "footage.import", path=r(x, "shot[#]", "frame.png")), ["folder name"]),
     ("import-folder-with-linked-frame", lambda x: run("footage.import", path=r(x, "seq")),
      [READ_RULE, "frame_0003.png"]),
     ("layer-path-link", lambda x: run("layer.add", comp="Main", type="image",
