@@ -151,3 +151,27 @@ def test_sigint_mid_render_stops_it_removes_its_frames_and_releases_the_claim(tm
     assert status["state"] == "stopped"
     assert not (tmp_path / "frames").exists()
     assert not os.path.exists(claims.claim_path(project))
+
+
+def test_many_nodes_taking_over_one_stale_claim_at_once_leave_exactly_one_winner(tmp_path):
+    import threading
+    for round_ in range(20):
+        project = str(tmp_path / f"p{round_}.rvproj")
+        write_claim(project, {"host": "crashed-node", "pid": 1, "token": "old"},
+                    age=claims.STALE_AFTER + 60)
+        start = threading.Barrier(8)
+        won = []
+
+        def contend():
+            start.wait()
+            claim = claims.try_claim(project)
+            if claim is not None:
+                won.append(claim.owner["token"])
+
+        threads = [threading.Thread(target=contend) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert len(won) == 1, f"round {round_}: {len(won)} nodes took the claim over"
+        assert json.loads(open(claims.claim_path(project)).read())["token"] == won[0]
