@@ -12,10 +12,11 @@ import collections
 import threading
 from typing import Callable
 
-# How many calls may wait behind a full lane, as a multiple of its cap. Waiting calls are cheap,
-# but a client that has queued 4 lanes' worth is not being served in any useful time; better to
-# tell it now than to let calls pile up without bound.
-QUEUE_FACTOR = 4
+# How many calls may wait behind a full lane, as a multiple of its cap. Waiting calls are cheap (a
+# closure each), and an agent host with several subagents sends bursts of dozens of quick calls;
+# but a client that has queued 16 lanes' worth is not being served in any useful time, and is
+# better told so now than left to pile up calls without bound.
+QUEUE_FACTOR = 16
 
 
 class Lane:
