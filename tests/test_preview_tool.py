@@ -5,6 +5,7 @@ import base64
 import io
 import json
 import signal
+import time
 
 import av
 import numpy as np
@@ -82,3 +83,30 @@ def test_a_preview_of_an_unknown_comp_is_an_error_naming_the_comps(server):
     result = server.run("render_preview", {"comp": "Nope"})
     assert result["isError"] is True
     assert "Main" in result["content"][0]["text"]
+
+
+def test_a_running_render_never_delays_a_preview(server, tmp_path):
+    """Previews are drawn on their own worker: with every render worker busy on a long render,
+    a preview still answers at once (the bound is generous for a loaded 2-core machine; a
+    preview queued behind the render would take its whole length, tens of seconds)."""
+    steps = [
+        {"id": "comp.new", "params": {"name": "Long", "width": 640, "height": 360,
+                                      "duration": 60, "frameRate": 30}},
+        {"id": "layer.add", "params": {"comp": "$0.comp", "type": "solid", "color": "#3366ff"}},
+        {"id": "effect.add", "params": {"comp": "$0.comp", "layer": 1,
+                                        "effect": "gaussianBlur", "params": {"radius": 40}}},
+        {"id": "renderQueue.add", "params": {"comp": "$0.comp", "format": "png",
+                                             "output": str(tmp_path / "long_[#####].png")}},
+    ]
+    assert server.run("command_batch", {"steps": steps})["structuredContent"]["failed"] == 0
+    started = server.run("command_run", {"id": "renderQueue.render",
+                                         "params": {"wait": False}})
+    assert started["isError"] is False
+    time.sleep(1.0)  # the render workers are busy now
+    began = time.monotonic()
+    preview = server.run("render_preview", {"comp": "Long", "time": 30.0}, timeout=30)
+    assert time.monotonic() - began < 5.0
+    assert preview["structuredContent"]["frame"] == 900
+    listing = server.run("command_run", {"id": "renderQueue.list"})["structuredContent"]
+    assert any(item.get("status") == "rendering" for item in listing["items"]), listing
+    server.run("command_run", {"id": "renderQueue.stop"})
