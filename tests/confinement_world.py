@@ -26,10 +26,11 @@ def png_bytes(width: int = 8, height: int = 8, color: int = 0xFF20C0F0) -> bytes
     return bytes(surface.makeImageSnapshot().encodeToData())
 
 
-def write_clip(path: str, frames: int = 5) -> None:
-    """A tiny MPEG-TS video (what an HLS playlist's segments are)."""
-    with av.open(path, "w", format="mpegts") as container:
-        stream = container.add_stream("mpeg2video", rate=10)
+def write_clip(path: str, frames: int = 5, format: str = "mpegts",
+               codec: str = "mpeg2video") -> None:
+    """A tiny video: MPEG-TS by default (what an HLS playlist's segments are)."""
+    with av.open(path, "w", format=format) as container:
+        stream = container.add_stream(codec, rate=10)
         stream.width = stream.height = 32
         stream.pix_fmt = "yuv420p"
         for _ in range(frames):

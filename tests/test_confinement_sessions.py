@@ -8,13 +8,14 @@ and the outside folders' footprint checked after each.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 
 from supervisor.engine import Engine
-from tests.confinement_world import SECRET, Footprint, build_world, reply_text
+from tests.confinement_world import SECRET, Footprint, build_world, reply_text, write_clip
 from tests.mcp_process import McpProcess
 
 WRITE_RULE = "outside the write roots"
@@ -247,3 +248,35 @@ def test_a_project_whose_footage_climbs_out_by_a_relative_path_is_never_drawn(wo
         process.stop()
     text = reply_text(result)
     assert result["isError"] and READ_RULE in text and "secret.png" in text, text
+
+
+def test_footage_inside_the_roots_previews_and_renders_while_confined(world):
+    """The rules refuse what leaves the roots, not the work: stills, sequences (as a pattern
+    and as a folder) and a video inside the roots import, preview and render."""
+    clean = os.path.join(world.read, "clean")
+    os.makedirs(clean, exist_ok=True)
+    for number in (1, 2):
+        shutil.copy(os.path.join(world.read, "seq", f"frame_{number:04d}.png"),
+                    os.path.join(clean, f"shot_{number:04d}.png"))
+    write_clip(os.path.join(world.read, "clip_inside.mp4"), format="mp4", codec="libx264")
+    process = confined(world)
+    try:
+        steps = [{"id": "comp.new", "params": {"name": "Ok", **SMALL}},
+                 {"id": "layer.add", "params": {"comp": "Ok", "type": "image",
+                                                "path": os.path.join(clean, "shot_0001.png")}},
+                 {"id": "footage.import", "params": {
+                     "path": os.path.join(clean, "shot_[####].png")}},
+                 {"id": "footage.import", "params": {"path": clean}},
+                 {"id": "layer.add", "params": {"comp": "Ok", "type": "video", "path": os.path.join(
+                     world.read, "clip_inside.mp4")}},
+                 {"id": "renderQueue.add", "params": {"comp": "Ok", "output": os.path.join(
+                     world.write, "ok_[##].png"), "frames": "0"}}]
+        batch = process.run("command_batch", {"steps": steps})
+        preview = process.run("render_preview", {"max_side": 16})
+        render = command(process, "renderQueue.render")
+    finally:
+        process.stop()
+    assert not batch.get("isError"), reply_text(batch)
+    assert not preview.get("isError"), reply_text(preview)
+    assert not render.get("isError") and render["structuredContent"]["completed"] == 1, reply_text(render)
+    assert os.path.isfile(os.path.join(world.write, "ok_00.png"))
