@@ -9,8 +9,8 @@ The order of decisions is INTERFACE.md's "Output names and formats":
 3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
    an earlier item of this render writes, are left alone (so that earlier item's frames are
    never overwritten, whatever order the workers finish in);
-4. the frames are split into chunks (`plan_chunks`), video chunks on key frame boundaries, so
-   the output is the same whatever the worker count.
+4. the frames are split into chunks (`split`), video chunks on key frame boundaries, so the
+   output is the same whatever the worker count.
 
 Reads the disk (does a frame exist?) but never writes to it.
 """
@@ -28,9 +28,13 @@ from protocol.output_names import expand_comp_name, find_clash, frame_path, plan
 from supervisor.footage_probe import is_missing
 from workers.exporter import Chunk, plan_chunks
 
-# Chunks per render worker. More than one lets a worker that finishes early take work from a
-# slower one (frames differ in cost); each chunk costs a job round trip and, for video, a
-# segment file to join, so a few per worker is the balance.
+# A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
+# of a render (the last chunks run while the other workers have nothing left to take, and
+# frames differ in cost); each chunk costs a job round trip and, for video, a segment file to
+# join. So: at most CHUNK_FRAMES frames, and at least CHUNKS_PER_WORKER chunks per worker for
+# a short sequence. Video chunks are whole key frame intervals (plan_chunks rounds up), so a
+# video is split at every interval, which its encoder restarts at anyway.
+CHUNK_FRAMES = 30
 CHUNKS_PER_WORKER = 2
 
 
@@ -88,8 +92,13 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
         if plan.error:
             continue
         _frames_to_write(plan, claimed)
-        plan.chunks = plan_chunks(plan.frames, plan.format, parts=workers * CHUNKS_PER_WORKER)
+        plan.chunks = split(plan, workers)
     return plans
+
+
+def split(plan: ItemPlan, workers: int) -> list[Chunk]:
+    size = max(1, min(CHUNK_FRAMES, -(-len(plan.frames) // (workers * CHUNKS_PER_WORKER))))
+    return plan_chunks(plan.frames, plan.format, parts=workers, chunk_size=size)
 
 
 def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: list[int],
@@ -98,7 +107,7 @@ def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: li
     """A plan for a render that is not a queue item (a still, a pre-render, a proxy)."""
     plan = ItemPlan(item_id, comp, fmt, output, list(frames),
                     render_codec_options(fmt, codec_options), False, scale, transparent)
-    plan.chunks = plan_chunks(plan.frames, fmt, parts=workers * CHUNKS_PER_WORKER)
+    plan.chunks = split(plan, workers)
     return plan
 
 
