@@ -8,8 +8,10 @@ the outside secret (supervisor/checked_files.py: open first, then check what was
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import threading
+import time
 
 import pytest
 
@@ -17,6 +19,8 @@ from tests.confinement_world import SECRET, Footprint, build_world, reply_text
 from tests.mcp_process import McpProcess
 
 ROUNDS = 300  # calls per test; the flipper changes the name thousands of times meanwhile
+# Longest a state is held (s): random holds let calls land in either state, and in the swap.
+HOLD = 0.0005
 
 
 @pytest.fixture(scope="module")
@@ -57,9 +61,11 @@ class Flipper:
                 os.rename(self.path, stash)  # the real thing steps aside...
                 os.symlink(self.target, self.path)  # ...and a link takes its name
                 self.flips += 1
+                time.sleep(random.random() * HOLD)
                 os.unlink(self.path)
                 os.rename(stash, self.path)
                 self.flips += 1
+                time.sleep(random.random() * HOLD)
             except OSError:
                 # The server made something at the name meanwhile: start again from real.
                 for leftover in (self.path, stash):
