@@ -248,8 +248,9 @@ class RenderRun:
             item.counted[index] = item.attempt_frames[index]
             item.written += 1
             self.written += 1
-            written, fraction = self.written, self._fraction(item)
-        self._on_item(item.plan.id, "rendering", fraction)
+            written = self.written
+            # Under the lock, so two workers' reports reach renderQueue.list in order.
+            self._on_item(item.plan.id, "rendering", self._fraction(item))
         self._on_progress(written, self.total, f"{item.plan.id} ({item.plan.comp['name']}): "
                                                f"{item.written}/{len(item.plan.frames)} frames")
 

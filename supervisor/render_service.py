@@ -38,6 +38,7 @@ class RenderService:
         self.pool = pool
         self._lock = threading.Lock()
         self._current: RenderRun | None = None
+        self._mirrored: dict[str, str] = {}  # item id -> the status last written to the document
 
     # -- renderQueue.render ------------------------------------------------------------------
 
@@ -77,6 +78,7 @@ class RenderService:
                             on_item=(lambda item, status, progress: self._item_changed(
                                 engine, item, status, progress)) if queued else None)
             self._current = run
+            self._mirrored.clear()  # the document's statuses may have changed since
         if not queued:
             return run
         for item in run.items:
@@ -123,20 +125,23 @@ class RenderService:
                 "items": items}
 
     def _item_changed(self, engine, item_id: str, status: str, progress: float | None) -> None:
-        """Mirror an item's state into the document (status) and engine.item_progress."""
+        """Mirror an item's state into the document (status) and engine.item_progress.
+
+        Called for every frame written, from the render's threads: only a change of status
+        touches the document (and takes its lock), so an edit holding the lock never holds up
+        the workers' progress."""
         if progress is not None:
             engine.item_progress[item_id] = progress
+        if self._mirrored.get(item_id) == status:
+            return
+        self._mirrored[item_id] = status
 
         def change(doc: dict) -> None:
             for item in doc["renderQueue"]:
-                if item["id"] == item_id:
+                if item["id"] == item_id and item["status"] != status:
                     item["status"] = status
 
-        with engine.lock:
-            current = next((item["status"] for item in engine.doc["renderQueue"]
-                            if item["id"] == item_id), None)
-        if current is not None and current != status:
-            engine.edit_quietly(change)
+        engine.edit_quietly(change)
 
     # -- renderQueue.stop, the session's end --------------------------------------------------
 
