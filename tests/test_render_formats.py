@@ -116,3 +116,19 @@ def test_default_output_lands_beside_the_saved_project(session, tmp_path):
     assert [entry["output"] for entry in report["items"]] == [
         str(tmp_path / "Main.gif"), str(tmp_path / "Main_1.gif")]
     assert os.path.getsize(tmp_path / "Main.gif") == os.path.getsize(tmp_path / "Main_1.gif")
+
+
+def test_vp9_keeps_alpha_through_the_join(session, tmp_path):
+    import av
+    render_one(session, {"comp": "Clear", "output": str(tmp_path / "a.webm")})
+    decoded = []
+    with av.open(str(tmp_path / "a.webm")) as container:
+        # FFmpeg's own VP9 decoder drops the alpha plane; libvpx reads it from the side data.
+        decoder = av.CodecContext.create("libvpx-vp9", "r")
+        for packet in container.demux(container.streams.video[0]):
+            decoded += [frame.to_ndarray(format="rgba") for frame in decoder.decode(packet)]
+    assert len(decoded) == FRAMES
+    for number in (3, 31):  # one frame from each segment
+        expected = expected_frame(session.engine, "Clear", number)[..., 3].astype(int)
+        assert np.abs(decoded[number][..., 3].astype(int) - expected).mean() < 3
+        assert (decoded[number][..., 3] < 10).any() and (decoded[number][..., 3] > 245).any()
