@@ -157,3 +157,22 @@ def test_the_official_sdk_client_renders_with_a_progress_callback(tmp_path):
     assert len(files_in(tmp_path)) == 30
     assert seen and all(total == 30 for _, total in seen)
     assert read_png(str(tmp_path / "t_00.png"))[18, 32].tolist() == [255, 0, 0, 255]
+
+
+def test_sigterm_mid_render_exits_promptly_and_removes_partial_outputs(tmp_path):
+    import signal
+    server = start(tmp_path, {"output": str(tmp_path / "h.mp4")},
+                   {"output": str(tmp_path / "h_[###].png")})
+    try:
+        render_call(server, token="t1")
+        deadline = time.monotonic() + 30
+        while not server.notifications("notifications/progress"):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        server.process.wait(10)
+        assert time.monotonic() - signalled < 5
+        assert files_in(tmp_path) == set()
+    finally:
+        server.stop()
