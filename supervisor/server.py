@@ -120,8 +120,8 @@ class Server:
                 return
 
     def handle_line(self, line: bytes) -> None:
+        message = jsonrpc.parse_line(line)  # never raises: a bad line is an Invalid value
         try:
-            message = jsonrpc.parse_line(line)
             if isinstance(message, jsonrpc.Invalid):
                 if message.reply is not None:
                     self.writer.send(message.reply)
@@ -131,9 +131,8 @@ class Server:
                 self.handle_request(message)
         except Exception:  # the reader must survive anything a line can do to a handler
             log.exception("a message could not be handled")
-            request_id = getattr(locals().get("message"), "id", None)
-            if request_id is not None:
-                self.writer.send(jsonrpc.error(request_id, jsonrpc.INTERNAL_ERROR,
+            if isinstance(message, jsonrpc.Request):
+                self.writer.send(jsonrpc.error(message.id, jsonrpc.INTERNAL_ERROR,
                                                "Internal error while handling the request."))
 
     def handle_notification(self, message: jsonrpc.Notification) -> None:
