@@ -27,6 +27,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import select
 import selectors
 import signal
 import socket
@@ -218,7 +219,12 @@ class Pool:
                     raise JobFailed("the call was cancelled", "cancelled")
                 idle = self._idle[kind]
                 while idle and not idle[-1].process.is_alive():
-                    self._forget(idle.pop())
+                    # Died while idle (killed from outside): close our end and give its place
+                    # back, or the kind loses capacity for good and, at zero, every job waits.
+                    dead = idle.pop()
+                    dead.kill()
+                    self._forget(dead)
+                    self._started[kind] -= 1
                 if idle:
                     return idle.pop()
                 limit = self.capacity(kind)
@@ -378,7 +384,10 @@ class Pool:
                                     worker.job_group = data["pid"]
                                     continue
                                 worker._handle_side_frame(frame, on_progress)
-                    elif key.data == "sentinel":
+                    elif key.data == "sentinel" and not _has_data(worker.sock):
+                        # Dead. What it sent before dying is read first (its command's pid, so
+                        # that tree is found and reaped; even its result): its socket then ends,
+                        # and the branch above reports the death.
                         return self._died(worker, task, held)
                 now = time.monotonic()
                 if stopping is None and timeout is not None and now >= started + timeout:
@@ -444,6 +453,13 @@ class Pool:
             self._available.notify_all()
         for worker in workers:
             worker.kill()
+
+
+def _has_data(sock: socket.socket) -> bool:
+    """Whether reading the socket would not block: bytes are waiting, or its end."""
+    poller = select.poll()  # not select.select: it fails on descriptors past 1023
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 def make_context(preload: tuple[str, ...] = WORKER_MODULES) -> multiprocessing.context.BaseContext:

@@ -97,6 +97,10 @@ class Chaos:
                  for step in added["result"]["structuredContent"]["results"]]
         answer = self.call("command_run", {"id": "renderQueue.render"})
         report = answer["result"]["structuredContent"]
+        # A failed item stays queued and the next render would retry it into this round's
+        # folder: take the round's items out, so each folder holds one render's outcome.
+        self.call("command_batch", {"steps": [{"id": "renderQueue.remove",
+                                               "params": {"item": item}} for item in items]})
         return {"folder": folder, "items": dict(zip(items, ("png", "mp4"))), "report": report}
 
     def renders(self) -> None:
@@ -241,7 +245,9 @@ def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_pa
                     else:
                         frames = video_frames(os.path.join(folder, "m.mp4"))
                         assert len(frames) == FRAMES
-                        assert all(np.array_equal(a, b) for a, b in zip(frames, reference_mp4))
+                        different = [n for n, (a, b) in enumerate(zip(frames, reference_mp4))
+                                     if not np.array_equal(a, b)]
+                        assert different == [], (entry, different[:20], len(different))
                 else:
                     outcome["failed"] += 1
                     assert entry["status"] == "failed", entry

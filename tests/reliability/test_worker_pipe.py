@@ -6,6 +6,9 @@ task in workers/tasks.py writes the bytes)."""
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 import time
 
 import psutil
@@ -119,3 +122,19 @@ def test_the_pool_carries_on_after_every_kind_of_bad_frame_in_a_row(pool):
     assert results == list(range(5))
     assert gone_within(dead, GONE_WITHIN)
     assert len([w for w in pool._all if w.kind == "render"]) <= pool.render_count
+
+
+def test_a_worker_killed_while_idle_gives_its_place_to_a_replacement(pool):
+    assert pool.run("render", "noop", 1) == 1
+    (idle,) = pool._idle["render"]
+    os.kill(idle.pid, signal.SIGKILL)
+    assert gone_within([idle.pid], GONE_WITHIN)
+    results: list = []
+    for n in range(2):  # the pool's only render place must still be usable, twice
+        runner = threading.Thread(target=lambda n=n: results.append(pool.run("render", "noop", n)),
+                                  daemon=True)
+        runner.start()
+        runner.join(30)  # a fresh worker starts in well under a second; a lost place hangs
+        assert not runner.is_alive(), "the dead worker's place was never given back"
+    assert results == [0, 1]
+    assert idle.sock.fileno() == -1, "the dead worker's socket was left open"
