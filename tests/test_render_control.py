@@ -189,3 +189,18 @@ def test_a_render_cancelled_inside_a_batch_stops_the_batch_without_a_report(sess
         engine.batch([{"id": "renderQueue.list"}, {"id": "renderQueue.render"}],
                      ctx=recorder.ctx)
     assert files_in(tmp_path) == set()
+
+
+def test_stop_ends_a_blocking_render_which_answers_with_stopped_items(session, tmp_path):
+    engine = session.engine
+    item = queue(engine, "Heavy", tmp_path / "h.mp4")["item"]
+    answers = []
+    caller = threading.Thread(target=lambda: answers.append(
+        engine.run("renderQueue.render", {})))
+    caller.start()
+    wait_until(lambda: engine.item_progress.get(item, 0) > 0)
+    assert engine.run("renderQueue.stop", {})["stopped"] is True
+    caller.join(20)
+    assert answers == [{"completed": 0, "failed": 0, "items": [
+        {"item": item, "status": "stopped", "output": str(tmp_path / "h.mp4")}]}]
+    assert files_in(tmp_path) == set()
