@@ -125,7 +125,7 @@ class Worker:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0 or not selector.select(remaining):
                     return None
-                data = self.sock.recv(1 << 20)
+                data = _receive(self.sock)
                 if not data:
                     return None
                 self.pending.extend(self.reader.feed(data))
@@ -366,7 +366,7 @@ class Pool:
                         watching_cancel = False
                         begin_stop("cancelled")
                     elif key.data == "frames":
-                        data = worker.sock.recv(1 << 20)
+                        data = _receive(worker.sock)
                         if not data:
                             return self._died(worker, task, held)
                         for frame in worker.reader.feed(data):
@@ -453,6 +453,15 @@ class Pool:
             self._available.notify_all()
         for worker in workers:
             worker.kill()
+
+
+def _receive(sock: socket.socket) -> bytes:
+    """The next bytes from a worker, or b"" once it is gone. A worker that died with frames of
+    ours unread resets the connection (ECONNRESET) instead of closing it: the same death."""
+    try:
+        return sock.recv(1 << 20)
+    except ConnectionResetError:
+        return b""
 
 
 def _has_data(sock: socket.socket) -> bool:

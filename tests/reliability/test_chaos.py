@@ -286,6 +286,9 @@ def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_pa
         if os.environ.get("CHAOS_REPORT"):
             with open(os.environ["CHAOS_REPORT"], "w") as handle:
                 json.dump(figures, handle, indent=2)
+    except AssertionError:
+        print("server stderr (tail):", "".join(server.stderr_lines[-80:]))  # shown on failure
+        raise
     finally:
         server.stop()
     assert files_under(str(private_tmp)) == []  # the session's own temporary folder too

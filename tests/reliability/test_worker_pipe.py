@@ -138,3 +138,30 @@ def test_a_worker_killed_while_idle_gives_its_place_to_a_replacement(pool):
         assert not runner.is_alive(), "the dead worker's place was never given back"
     assert results == [0, 1]
     assert idle.sock.fileno() == -1, "the dead worker's socket was left open"
+
+
+def test_a_worker_killed_before_reading_its_job_is_reported_dead_not_as_a_socket_error(pool):
+    worker = pool.acquire("render")
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append(pool.run("render", "noop", 1, worker=worker))
+        except Exception as exc:  # the kind of failure is what this test is about
+            outcome.append(exc)
+
+    try:
+        os.kill(worker.pid, signal.SIGSTOP)  # the job frame will sit unread in its socket
+        runner = threading.Thread(target=run, daemon=True)
+        runner.start()
+        time.sleep(0.3)
+        # Killed with unread data: Linux resets the connection (ECONNRESET), not a plain EOF.
+        os.kill(worker.pid, signal.SIGKILL)
+        runner.join(30)
+        assert not runner.is_alive()
+    finally:
+        pool.release(worker)
+    (failure,) = outcome
+    assert isinstance(failure, JobFailed) and failure.reason == "died", repr(failure)
+    assert "render worker" in str(failure) and "signal 9" in str(failure)
+    assert pool.run("render", "noop", 2) == 2
