@@ -141,12 +141,15 @@ class RenderRun:
                 task = self._next()
                 if task is None:
                     return
-                worker = self._run_chunk(worker, *task)
-        except JobFailed:
-            return  # the pool is closing, or the run was stopped while acquiring a worker
-        except Exception:
-            log.exception("a render thread failed")
-            self.stop()
+                try:
+                    worker = self._run_chunk(worker, *task)
+                except JobFailed:
+                    return  # the pool is closing, or the run stopped while acquiring a worker
+                except Exception as error:  # a bug here: that item fails, the others go on
+                    log.exception("rendering %s failed unexpectedly", task[0].plan.id)
+                    self._fail(task[0], f"{task[0].plan.id} failed unexpectedly "
+                                        f"({type(error).__name__}: {error}); this is a bug in "
+                                        "rendervisor.")
         finally:
             if worker is not None:
                 self.pool.release(worker)
