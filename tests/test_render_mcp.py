@@ -176,3 +176,11 @@ def test_sigterm_mid_render_exits_promptly_and_removes_partial_outputs(tmp_path)
         assert files_in(tmp_path) == set()
     finally:
         server.stop()
+
+
+def test_the_session_lists_every_render_command_enabled(server):
+    listed = server.run("command_list", {"filter": "render"})["structuredContent"]["commands"]
+    render_ids = {"renderQueue.render", "renderQueue.stop", "comp.saveFrameAs",
+                  "render.preRender", "file.createProxy"}
+    enabled = {entry["id"] for entry in listed if entry["enabled"]}
+    assert render_ids <= enabled
