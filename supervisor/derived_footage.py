@@ -28,15 +28,16 @@ from supervisor.commands.registry import CommandError
 from supervisor.engine import copy_document
 from supervisor.render_plan import missing_footage, single_item_plan
 
-PRE_RENDER_OUTPUT = "[compName]_prerender_[#####].png"
-PROXY_OUTPUT = "[compName]_proxy_[#####].png"
+# Default outputs beside the project (the format adds its extension, a sequence its frame
+# field): never the `[compName].ext` a queue item writes by default.
+PRE_RENDER_OUTPUT = "[compName]_prerender"
+PROXY_OUTPUT = "[compName]_proxy"
 PROXY_SCALE = 0.5
 
 
 def pre_render(service, engine, params: dict, ctx: Any) -> dict:
-    output, fmt = params.get("output"), params.get("format")
-    if output is None and fmt is None:
-        output, fmt = PRE_RENDER_OUTPUT, "png"
+    output = params.get("output", PRE_RENDER_OUTPUT)
+    fmt = params.get("format") or (None if "output" in params else "png")
     comp, path = _render(service, engine, params["comp"], output, fmt, ctx, transparent=True,
                          label="preRender")
 

@@ -83,3 +83,12 @@ def test_pre_render_is_refused_while_a_render_runs(session, tmp_path):
         assert still["path"] == str(tmp_path / "s.png")  # a still does not wait on the queue
     finally:
         engine.run("renderQueue.stop", {})
+
+
+def test_pre_render_to_a_video_format_imports_a_video(session, tmp_path):
+    engine = session.engine
+    result = engine.run("render.preRender", {"comp": "Inner", "format": "prores"})
+    assert result["output"] == str(tmp_path / "Inner_prerender.mov")
+    footage = next(f for f in engine.doc["footage"] if f["id"] == result["footage"])
+    assert footage["kind"] == "video" and footage["frameCount"] == 12
+    assert (footage["width"], footage["height"]) == (64, 36)
