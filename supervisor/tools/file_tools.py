@@ -30,6 +30,9 @@ WHOLE_READ_LIMIT = 10 * 1024 * 1024
 IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"))
 LIST_LIMIT = 5000
 SEARCH_FILE_LIMIT = 10 * 1024 * 1024  # larger files are passed over by content search
+# A NUL byte in a file's first 8 KiB marks it binary, as git and grep decide it.
+BINARY_MARK = b"\x00"
+BINARY_SNIFF = 8192
 
 
 def _readable(ctx, path: str) -> str:
@@ -104,6 +107,13 @@ def read_file(args, ctx):
             if size > WHOLE_READ_LIMIT and not ranged:
                 raise ToolError(f"{args['path']} is {size:,} bytes, too large to read whole; "
                                 "read it in parts with offset and limit.")
+            handle.seek(0)
+            if BINARY_MARK in handle.read(BINARY_SNIFF):
+                # Decoded as text it would be pages of replacement characters in the caller's
+                # context; say what it is instead.
+                raise ToolError(f"{args['path']} is a binary file ({size:,} bytes); read_file "
+                                "returns text, and PNG, JPEG and WebP images as images. To look "
+                                "at a render, preview the comp with render_preview.")
             handle.seek(0)
             if not ranged:
                 return handle.read().decode("utf-8", errors="replace")
@@ -326,7 +336,7 @@ def _grep(name: str, folder_fd: int, verify, regex: re.Pattern, limit: int) -> l
         return []
     finally:
         os.close(fd)
-    if b"\x00" in data[:8192]:
+    if BINARY_MARK in data[:BINARY_SNIFF]:
         return []  # binary
     matches = []
     for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
