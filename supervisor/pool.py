@@ -110,6 +110,7 @@ class Worker:
         while True:
             frame = self._next_frame(deadline)
             if frame is None:
+                self.process.join(1.0)  # if it died, learn how: "killed by signal 9", not silence
                 self.kill()
                 raise WorkerDied(f"{self.name} {describe_exit(self.process.exitcode)} "
                                  "while starting", "died")
@@ -439,6 +440,10 @@ class Pool:
                 # to us (the subreaper), and nothing we hold would reap it. A shell's command
                 # still leads its own session, with its setsid children under it: hold that.
                 held += teardown.snapshot(worker.job_group)
+            elif worker.kind == "shell":
+                # It died before naming its command (the pid frame never came): find it by its
+                # session instead, or it runs on, and then lingers as our zombie.
+                held += teardown.adopted_commands()
         self._kill_job(worker, held)
         raise WorkerDied(f"{worker.name} {describe_exit(exitcode)} while running the {task} job",
                          "died")

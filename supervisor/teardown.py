@@ -67,6 +67,26 @@ def snapshot(root_pid: int, include_root: bool = True) -> list[Held]:
     return held
 
 
+def adopted_commands() -> list[Held]:
+    """Shell commands that re-parented to us (the subreaper) from a worker that died before it
+    could name them, each with its tree. A shell's command runs in a session of its own, so a
+    child of ours outside our session is one: the workers' forkserver and the resource tracker
+    share our session, and everything else a worker starts stays under that worker."""
+    mine = os.getsid(0)
+    held = []
+    try:
+        children = psutil.Process().children()
+    except psutil.Error:
+        return held
+    for child in children:
+        try:
+            if os.getsid(child.pid) != mine:
+                held += snapshot(child.pid)
+        except OSError:
+            continue  # gone meanwhile
+    return held
+
+
 def signal_held(held: list[Held], signum: int) -> None:
     for process in held:
         try:

@@ -62,7 +62,9 @@ def misbehave(job):
     garbage. payload["mode"]: "garbage" (bytes that are no msgpack), "oversized" (a header
     announcing a frame over MAX_FRAME), "unknown_kind", "bad_log" (a log frame whose record is
     not a map), "truncated" (half a frame, then silence), "huge_result" (a result over
-    MAX_FRAME, which the worker itself must refuse to send). Then it waits to be killed."""
+    MAX_FRAME, which the worker itself must refuse to send), "orphan" (starts `sleep
+    payload["seconds"]` in a session of its own and kills itself before saying so). Then it
+    waits to be killed."""
     import time
 
     import msgpack
@@ -76,6 +78,12 @@ def misbehave(job):
     mode = job.payload["mode"]
     if mode == "huge_result":
         return b"x" * (frames.MAX_FRAME + 1)
+    if mode == "orphan":  # a command in its own session, then death before anyone is told
+        import os
+        import signal
+        import subprocess
+        subprocess.Popen(["sleep", job.payload["seconds"]], start_new_session=True)
+        os.kill(os.getpid(), signal.SIGKILL)
     job.channel.send_raw({
         "garbage": frames.HEADER.pack(32) + b"\xc1" * 32,  # 0xc1 is never valid msgpack
         "oversized": frames.HEADER.pack(frames.MAX_FRAME + 1) + b"\x00" * 64,

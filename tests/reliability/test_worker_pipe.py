@@ -16,6 +16,7 @@ import pytest
 
 from supervisor import teardown
 from supervisor.pool import JobFailed, Pool, make_context, worker_preload
+from tests.reliability.process_tree import processes_running
 
 # A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
 # the production 30 s keeps the test short, and is still many heartbeats (0.5 s) long.
@@ -165,3 +166,17 @@ def test_a_worker_killed_before_reading_its_job_is_reported_dead_not_as_a_socket
     assert isinstance(failure, JobFailed) and failure.reason == "died", repr(failure)
     assert "render worker" in str(failure) and "signal 9" in str(failure)
     assert pool.run("render", "noop", 2) == 2
+
+
+def test_a_command_whose_worker_died_before_naming_it_is_killed_and_reaped(pool):
+    # The shell worker's race: its command started, in a session of its own, and the worker
+    # died before its pid reached us. The command re-parents to us (the subreaper) unnamed.
+    marker = f"61.{os.getpid()}"
+    with pytest.raises(JobFailed) as failure:
+        pool.run("shell", "misbehave", {"mode": "orphan", "seconds": marker}, timeout=60)
+    assert failure.value.reason == "died"
+    deadline = time.monotonic() + GONE_WITHIN
+    while processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_running(marker) == [], "the command outlived its worker"
+    assert zombies_of_ours([p.pid for p in psutil.Process().children()]) == []
