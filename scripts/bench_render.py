@@ -19,7 +19,9 @@ after one warm-up render, alternating with MoviePy runs; best of N each. `effici
 render workers' CPU time (rendering and encoding, every thread) divided by cores x wall time.
 The reference is 90 frames, three key frame intervals of 30, so on 2 workers its last video
 chunk runs alone (at most 75% there); `render_queue_long` renders the same scene stretched to
-`--long` seconds (keys and layer ends scaled), where chunks outnumber workers.
+`--long` seconds (keys and layer ends scaled), where chunks outnumber workers. On a shared
+machine `other_processes_cores` says how many cores other processes kept busy during the best
+run, and `efficiency_on_free_cores` is the efficiency on what they left free.
 """
 
 from __future__ import annotations
@@ -157,13 +159,17 @@ def measure_queue(path: str, passes: int, workers: int, context, seconds: float 
                 engine.run("renderQueue.set", {"item": item})  # queued again
                 workers_now = [w for w in list(pool._all) if w.kind == "render" and w.alive]
                 before = {w.pid: _cpu(psutil, w.pid) for w in workers_now}
+                machine = _busy(psutil)
                 started = time.perf_counter()
                 report = engine.run("renderQueue.render", {})
                 wall = time.perf_counter() - started
                 if report["completed"] != 1:
                     sys.exit(f"the bench render failed: {report}")
                 cpu = sum(_cpu(psutil, pid) - spent for pid, spent in before.items())
-                return {"wall": wall, "cpu": cpu}
+                # What other processes took meanwhile: on a shared machine the render cannot
+                # use those core-seconds, whatever its own efficiency.
+                others = max(0.0, _busy(psutil) - machine - cpu)
+                return {"wall": wall, "cpu": cpu, "others": others}
 
             render_once()  # warm-up: workers start, the snapshot and the image reach them
             for _ in range(passes):
@@ -185,6 +191,11 @@ def measure_queue(path: str, passes: int, workers: int, context, seconds: float 
         "passes_fps": [round(frames / run["wall"], 1) for run in runs],
         "passes_efficiency": [round(run["cpu"] / (cores * run["wall"]), 3) for run in runs],
         "goal_efficiency": QUEUE_GOAL_EFFICIENCY,
+        # Efficiency on the core-seconds other processes left free (equal to `efficiency` on an
+        # idle machine), and how many cores those processes kept busy on average.
+        "efficiency_on_free_cores": round(
+            best["cpu"] / max(best["cpu"], cores * best["wall"] - best["others"]), 3),
+        "other_processes_cores": round(best["others"] / best["wall"], 2),
     }
     if peer_runs:
         peer_fps = 1 / min(peer_runs)
@@ -195,6 +206,12 @@ def measure_queue(path: str, passes: int, workers: int, context, seconds: float 
             "meets_goals": fps / peer_fps >= QUEUE_GOAL_RATIO
             and efficiency >= QUEUE_GOAL_EFFICIENCY})
     return result
+
+
+def _busy(psutil) -> float:
+    """CPU seconds the whole machine has spent busy (not idle), every core summed."""
+    times = psutil.cpu_times()
+    return sum(times) - times.idle - getattr(times, "iowait", 0.0)
 
 
 def _cpu(psutil, pid: int) -> float:
