@@ -2,7 +2,7 @@
 render.preRender and file.createProxy do (supervisor/commands/render*.py hand them here).
 
     renderQueue.render ──► snapshot ──► plan (render_plan.py: refusals, clashes, chunks)
-                                   ──► RenderRun (render_run.py: chunks over the render workers)
+                                   ──► RenderRun (render_run.py: chunks over render workers)
        wait true:  runs on the calling lane thread, progress and cancel through its ctx
        wait false: runs on a thread of its own; renderQueue.stop or Session.close stop it
 

@@ -101,7 +101,7 @@ def decode_video(path: str, pix_fmt: str = "rgba") -> tuple[list[np.ndarray], di
     with av.open(path) as container:
         stream = container.streams.video[0]
         info = {"width": stream.codec_context.width, "height": stream.codec_context.height,
-                "rate": stream.average_rate or stream.guessed_rate, "codec": stream.codec_context.name}
+                "rate": stream.average_rate or stream.guessed_rate}
         frames = [frame.to_ndarray(format=pix_fmt) for frame in container.decode(stream)]
     return frames, info
 

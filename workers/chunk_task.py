@@ -27,7 +27,8 @@ from workers.tasks import TaskError, task
 @task("render_chunk")
 def render_chunk(job):
     """Payload: revision (+ document), comp, frames, firstIndex, token, format, output,
-    frameRate, codecOptions, skipExisting, scale, transparent. Result: {segment, missing, frames}."""
+    frameRate, codecOptions, skipExisting, scale, transparent.
+    Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
