@@ -132,3 +132,21 @@ def test_vp9_keeps_alpha_through_the_join(session, tmp_path):
         expected = expected_frame(session.engine, "Clear", number)[..., 3].astype(int)
         assert np.abs(decoded[number][..., 3].astype(int) - expected).mean() < 3
         assert (decoded[number][..., 3] < 10).any() and (decoded[number][..., 3] > 245).any()
+
+
+def test_comp_name_pattern_and_a_frame_list_in_a_video(session, tmp_path):
+    engine = session.engine
+    for item in list(engine.doc["renderQueue"]):
+        engine.run("renderQueue.remove", {"item": item["id"]})
+    added = engine.run("renderQueue.add", {
+        "comp": "Main", "output": str(tmp_path / "[compName]_cut.mp4"), "frames": "0-9,20-35",
+        "codecOptions": {"preset": "veryfast"}})
+    assert added["output"] == str(tmp_path / "[compName]_cut.mp4")  # stored as given
+    report = engine.run("renderQueue.render", {})
+    assert report["items"][0]["output"] == str(tmp_path / "Main_cut.mp4")  # as written
+    assert files_in(tmp_path) == {"Main_cut.mp4"}
+    frames, info = decode_video(str(tmp_path / "Main_cut.mp4"))
+    assert len(frames) == 26 and info["rate"] == RATE
+    # The video's frame 10 is comp frame 20: the list is played in order, without the gap.
+    expected = expected_frame(session.engine, "Main", 20, over_black=True)[..., :3].astype(int)
+    assert np.abs(frames[10][..., :3].astype(int) - expected).mean() < 8
