@@ -49,12 +49,13 @@ def test_half_scale_render_is_the_full_render_made_smaller(name, tmp_path):
     assert np.abs(half - shrunk).mean() <= 3.0  # a layer out of place costs 7 or more
 
 
-@pytest.mark.parametrize("name", sorted(SCENES))
+# render_to_surface draws one instant, by design: motion blur averages several, so it is
+# render_frame's alone and its scene is not compared here.
+@pytest.mark.parametrize("name", sorted(n for n in SCENES if "motion" not in n))
 def test_render_to_surface_draws_what_render_frame_returns(name, tmp_path):
     build, comp_id, time = SCENES[name]
     document = build(str(tmp_path))
-    if document["comps"][0].get("motionBlur", {}).get("enabled"):
-        pytest.skip("render_to_surface draws one instant; motion blur needs readbacks")
+    assert not document["comps"][0].get("motionBlur", {}).get("enabled")
     surface, missing = render_to_surface(document, comp_id, time)
     assert missing == []
     pixels = surface.makeImageSnapshot().toarray(colorType=skia.kRGBA_8888_ColorType)
