@@ -91,6 +91,12 @@ class Server:
     def request_end(self, reason: str) -> None:
         if self.end_reason is None:
             self.end_reason = reason
+        elif reason == "signal" and self.end_reason == "stdin closed":
+            # A signal while stdin's end is still draining calls: stop waiting for them. Done on
+            # a thread of its own, because this may run in a signal handler that interrupted
+            # the main thread while it held the calls' lock.
+            self.end_reason = reason
+            threading.Thread(target=self.cancel_calls, daemon=True, name="escalate").start()
         self.ended.set()
 
     # -- reading ------------------------------------------------------------------------------

@@ -110,13 +110,17 @@ class McpProcess:
         self.process.stdin.close()
 
     def stop(self) -> None:
+        """Close stdin; a server still finishing long calls after a moment is sent SIGTERM
+        (which cancels them) rather than waited on for its whole join grace."""
         if self.process.poll() is None:
             try:
                 self.process.stdin.close()
             except OSError:
                 pass
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+            for patience, ending in ((2, self.process.terminate), (10, self.process.kill)):
+                try:
+                    self.process.wait(patience)
+                    return
+                except subprocess.TimeoutExpired:
+                    ending()
+            self.process.wait(5)

@@ -338,3 +338,23 @@ def no_zombies_under(root_pid: int, settle: float = 2.0) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def test_sigterm_while_stdin_eof_drains_calls_ends_them_at_once():
+    """A signal during the join grace must not wait the grace out (it used to be ignored
+    because the session was already ending for stdin)."""
+    server = McpProcess("--join-grace", "30", "--teardown-grace", "1")
+    try:
+        server.initialize()
+        marker = "sleep 97.5"
+        server.call("shell", {"command": marker})
+        tree = wait_for_processes(server.process.pid, marker, 1)
+        server.close_stdin()
+        time.sleep(0.5)
+        started = time.monotonic()
+        server.process.terminate()
+        server.process.wait(1 + 4)  # TEARDOWN_GRACE + margin, far below the 30 s join grace
+        assert time.monotonic() - started < 5
+        assert gone_within(tree, 1.0)
+    finally:
+        server.stop()
