@@ -102,6 +102,10 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
         try:
             container.start_encoding()
         except av.error.FFmpegError as error:
+            if isinstance(error, OSError):
+                # The file could not be written (a folder we may not write, a full disk): the
+                # settings are not at fault, and the caller reports OSErrors as they are.
+                raise
             raise refused(setup, error) from None
         encoder = None
 
