@@ -132,6 +132,22 @@ class Worker:
                 self.pending.extend(self.reader.feed(data))
         return self.pending.pop(0)
 
+    def sound_while_idle(self) -> bool:
+        """Alive, and nothing but side frames (late logs, a last heartbeat) on its socket: an
+        idle worker has nothing else to say, so garbage or an end means it is broken."""
+        if not self.process.is_alive():
+            return False
+        try:
+            while _has_data(self.sock):
+                data = _receive(self.sock)
+                if not data:
+                    return False
+                for frame in self.reader.feed(data):
+                    self._handle_side_frame(frame, None)
+        except frames.FrameError:
+            return False
+        return True
+
     def send(self, frame: dict) -> None:
         self.sock.sendall(frames.encode(frame))
 
@@ -219,9 +235,10 @@ class Pool:
                 if cancel is not None and cancel.is_set:
                     raise JobFailed("the call was cancelled", "cancelled")
                 idle = self._idle[kind]
-                while idle and not idle[-1].process.is_alive():
-                    # Died while idle (killed from outside): close our end and give its place
-                    # back, or the kind loses capacity for good and, at zero, every job waits.
+                while idle and not idle[-1].sound_while_idle():
+                    # Died or broke its pipe while idle: close our end and give its place
+                    # back, or the kind loses capacity for good and, at zero, every job waits;
+                    # the job at hand goes to a sound worker instead of taking the blame.
                     dead = idle.pop()
                     dead.kill()
                     self._forget(dead)

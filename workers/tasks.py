@@ -62,7 +62,8 @@ def misbehave(job):
     garbage. payload["mode"]: "garbage" (bytes that are no msgpack), "oversized" (a header
     announcing a frame over MAX_FRAME), "unknown_kind", "bad_log" (a log frame whose record is
     not a map), "truncated" (half a frame, then silence), "huge_result" (a result over
-    MAX_FRAME, which the worker itself must refuse to send), "orphan" (starts `sleep
+    MAX_FRAME, which the worker itself must refuse to send), "garbage_later" (answers, then
+    writes garbage while idle), "orphan" (starts `sleep
     payload["seconds"]` in a session of its own and kills itself before saying so). Then it
     waits to be killed."""
     import time
@@ -78,6 +79,15 @@ def misbehave(job):
     mode = job.payload["mode"]
     if mode == "huge_result":
         return b"x" * (frames.MAX_FRAME + 1)
+    if mode == "garbage_later":  # answers, then breaks its pipe while idle
+        import threading
+
+        def later() -> None:
+            time.sleep(0.2)
+            job.channel.send_raw(frames.HEADER.pack(32) + b"\xc1" * 32)
+
+        threading.Thread(target=later, daemon=True).start()
+        return {"answered": True}
     if mode == "orphan":  # a command in its own session, then death before anyone is told
         import os
         import signal

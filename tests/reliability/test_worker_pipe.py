@@ -180,3 +180,12 @@ def test_a_command_whose_worker_died_before_naming_it_is_killed_and_reaped(pool)
         time.sleep(0.05)
     assert processes_running(marker) == [], "the command outlived its worker"
     assert zombies_of_ours([p.pid for p in psutil.Process().children()]) == []
+
+
+def test_a_worker_that_breaks_its_pipe_while_idle_costs_the_next_job_nothing(pool):
+    assert pool.run("render", "misbehave", {"mode": "garbage_later"}) == {"answered": True}
+    (broken,) = pool._idle["render"]
+    time.sleep(1.0)  # the garbage arrives 0.2 s after the answer, while the worker is idle
+    # The next job must not be the one to find out: it runs on a sound replacement.
+    assert pool.run("render", "noop", "innocent") == "innocent"
+    assert gone_within([broken.pid], GONE_WITHIN)
