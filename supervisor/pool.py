@@ -456,7 +456,7 @@ class Pool:
                 # A worker that died on its own has no tree left: what it ran was re-parented
                 # to us (the subreaper), and nothing we hold would reap it. A shell's command
                 # still leads its own session, with its setsid children under it: hold that.
-                held += teardown.snapshot(worker.job_group)
+                held += teardown.frozen_snapshot(worker.job_group)
             elif worker.kind == "shell":
                 # It died before naming its command (the pid frame never came): find it by its
                 # session instead, or it runs on, and then lingers as our zombie.

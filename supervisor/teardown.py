@@ -81,10 +81,19 @@ def adopted_commands() -> list[Held]:
     for child in children:
         try:
             if os.getsid(child.pid) != mine:
-                held += snapshot(child.pid)
+                held += frozen_snapshot(child.pid)
         except OSError:
             continue  # gone meanwhile
     return held
+
+
+def frozen_snapshot(leader: int) -> list[Held]:
+    """The tree under a process group's leader, taken with the group stopped (SIGSTOP), so a
+    shell between two commands cannot start one more after the snapshot and before the kill:
+    that one would be in no snapshot, and, once its shell is killed, nobody's to reap. Use
+    only on a group that is about to be killed."""
+    kill_group(leader, signal.SIGSTOP)
+    return snapshot(leader)
 
 
 def signal_held(held: list[Held], signum: int) -> None:
@@ -98,10 +107,10 @@ def signal_held(held: list[Held], signum: int) -> None:
             pass
 
 
-def kill_group(pgid: int | None) -> None:
+def kill_group(pgid: int | None, signum: int = signal.SIGKILL) -> None:
     if pgid:
         try:
-            os.killpg(pgid, signal.SIGKILL)
+            os.killpg(pgid, signum)
         except (ProcessLookupError, PermissionError, OSError):
             pass
 

@@ -162,6 +162,19 @@ def video_frames(path: str) -> list[np.ndarray]:
         return [frame.to_ndarray(format="rgb24") for frame in container.decode(video=0)]
 
 
+def closest_frames(frames: list[np.ndarray], reference: list[np.ndarray],
+                   numbers: list[int]) -> dict[int, tuple[int, float]]:
+    """For frames that differ: the reference frame each is closest to, and how close (mean
+    absolute difference), which tells a shifted or repeated segment from a wrongly drawn one."""
+    found = {}
+    for number in numbers:
+        distances = [float(np.abs(frames[number].astype(int) - other.astype(int)).mean())
+                     for other in reference]
+        best = int(np.argmin(distances))
+        found[number] = (best, round(distances[best], 2), round(distances[number], 2))
+    return found
+
+
 def files_under(folder: str) -> list[str]:
     return sorted(os.path.relpath(os.path.join(root, name), folder)
                   for root, _dirs, names in os.walk(folder) for name in names)
@@ -247,7 +260,9 @@ def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_pa
                         assert len(frames) == FRAMES
                         different = [n for n, (a, b) in enumerate(zip(frames, reference_mp4))
                                      if not np.array_equal(a, b)]
-                        assert different == [], (entry, different[:20], len(different))
+                        assert different == [], (entry, different[:20], len(different),
+                                                 closest_frames(frames, reference_mp4,
+                                                                different[:5]))
                 else:
                     outcome["failed"] += 1
                     assert entry["status"] == "failed", entry

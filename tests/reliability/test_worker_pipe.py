@@ -189,3 +189,29 @@ def test_a_worker_that_breaks_its_pipe_while_idle_costs_the_next_job_nothing(poo
     # The next job must not be the one to find out: it runs on a sound replacement.
     assert pool.run("render", "noop", "innocent") == "innocent"
     assert gone_within([broken.pid], GONE_WITHIN)
+
+
+def test_a_shell_killed_between_two_commands_leaves_neither_running_nor_a_zombie(pool):
+    # A shell that starts commands back to back: when its worker is killed, the command it
+    # starts between our snapshot of its tree and our kill would be in no snapshot.
+    marker = f"0.005{os.getpid()}"
+    command = f"while :; do setsid sleep {marker} & sleep {marker}; wait; done"
+    for _ in range(20):  # the window is short: many tries make a miss all but certain
+        worker = pool.acquire("shell")
+        runner = threading.Thread(target=lambda: pytest.raises(
+            JobFailed, pool.run, "shell", "shell", {"command": command}, worker=worker),
+            daemon=True)
+        runner.start()
+        deadline = time.monotonic() + 10
+        while not processes_running(marker) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.05)
+        os.kill(worker.pid, signal.SIGKILL)
+        runner.join(30)
+        pool.release(worker)
+    deadline = time.monotonic() + GONE_WITHIN
+    while processes_running(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert processes_running(marker) == []
+    time.sleep(0.5)
+    assert zombies_of_ours([p.pid for p in psutil.Process().children()]) == []
