@@ -17,9 +17,10 @@ the text, which a worker does once per job, not per frame).
 default, which MoviePy's ffmpeg uses too) on `--workers` render workers (default: every core),
 after one warm-up render, alternating with MoviePy runs; best of N each. `efficiency` is the
 render workers' CPU time (rendering and encoding, every thread) divided by cores x wall time.
-The reference is 90 frames, three key frame intervals of 30, so on 2 workers its last video
-chunk runs alone (at most 75% there); `render_queue_long` renders the same scene stretched to
-`--long` seconds (keys and layer ends scaled), where chunks outnumber workers. On a shared
+The reference is 90 frames: key frame intervals of 12 (keyframe_interval_for: a video under 240
+frames gets about 8 intervals), so 2 workers share four chunks of 24, 24, 24 and 18 frames;
+`render_queue_long` renders the same scene stretched to `--long` seconds (keys and layer ends
+scaled; 300 frames: intervals of 30), where chunks outnumber workers. On a shared
 machine `other_processes_cores` says how many cores other processes kept busy during the best
 run, and `efficiency_on_free_cores` is the efficiency on what they left free.
 """

@@ -26,14 +26,16 @@ from protocol.keyframes import frame_count
 from protocol.output_formats import output_format
 from protocol.output_names import expand_comp_name, find_clash, frame_path, planned_output
 from supervisor.footage_probe import is_missing
-from workers.exporter import Chunk, plan_chunks
+from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
 # of a render (the last chunks run while the other workers have nothing left to take, and
 # frames differ in cost); each chunk costs a job round trip and, for video, a segment file to
 # join. So: at most CHUNK_FRAMES frames, and at least CHUNKS_PER_WORKER chunks per worker for
-# a short sequence. Video chunks are whole key frame intervals (plan_chunks rounds up), so a
-# video is split at every interval, which its encoder restarts at anyway.
+# a short item. Video chunks are whole key frame intervals (keyframe_interval_for: 30 frames,
+# shorter for a video under 240 frames, so it still has about 8 to share out), as many per
+# chunk as give each worker CHUNKS_PER_WORKER chunks, within CHUNK_FRAMES; a long video is
+# split at every interval, which its encoder restarts at anyway.
 CHUNK_FRAMES = 30
 CHUNKS_PER_WORKER = 2
 
@@ -97,7 +99,16 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
 
 
 def split(plan: ItemPlan, workers: int) -> list[Chunk]:
-    size = max(1, min(CHUNK_FRAMES, -(-len(plan.frames) // (workers * CHUNKS_PER_WORKER))))
+    wanted = workers * CHUNKS_PER_WORKER
+    if plan.is_sequence:
+        size = max(1, min(CHUNK_FRAMES, -(-len(plan.frames) // wanted)))
+    else:
+        # Whole intervals, rounded down (plan_chunks would round a size up, which for a short
+        # video leaves fewer chunks than workers can share: 90 frames on 2 workers are 4
+        # chunks of 2 intervals of 12, not 3 of 3).
+        interval = keyframe_interval_for(len(plan.frames))
+        units = -(-len(plan.frames) // interval)
+        size = interval * max(1, min(CHUNK_FRAMES // interval, units // wanted))
     return plan_chunks(plan.frames, plan.format, parts=workers, chunk_size=size)
 
 

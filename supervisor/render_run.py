@@ -304,7 +304,8 @@ class RenderRun:
 def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
     """The render_chunk job for one chunk of an item (workers/chunk_task.py)."""
     return {"comp": plan.comp["id"], "frames": list(chunk.frames),
-            "firstIndex": chunk.first_index, "token": chunk.token, "format": plan.format,
+            "firstIndex": chunk.first_index, "token": chunk.token,
+            "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
             "output": plan.output, "frameRate": plan.comp["frameRate"],
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent}

@@ -11,8 +11,8 @@ import pytest
 
 from protocol.frame_spec import frames_of
 from tests.synthetic_frames import moving_frame
-from workers.exporter import (Chunk, OpenedFiles, chunk_paths, export_chunk, frames_to_write,
-                              join_segments, plan_chunks, with_new_token)
+from workers.exporter import (OpenedFiles, chunk_paths, export_chunk, frames_to_write,
+                              join_segments, keyframe_interval_for, plan_chunks, with_new_token)
 
 INTERVAL = 10
 
@@ -24,13 +24,23 @@ def test_video_chunks_start_on_the_key_frame_interval():
     assert chunks[1].frames[0] == 120
     by_size = plan_chunks(frames, "h264", parts=1, chunk_size=12, keyframe_interval=INTERVAL)
     assert [c.first_index for c in by_size] == [0, 20, 40]  # 12 rounds up to 20
+    assert {c.keyframe_interval for c in chunks + by_size} == {INTERVAL}
+
+
+def test_chunks_carry_the_interval_of_the_items_frame_count_whatever_the_parts():
+    for parts in (1, 2, 3, 16):
+        chunks = plan_chunks(range(90), "h264", parts=parts)
+        assert {c.keyframe_interval for c in chunks} == {keyframe_interval_for(90)} == {12}
+        assert all(c.first_index % 12 == 0 for c in chunks)
+    assert {c.keyframe_interval for c in plan_chunks(range(300), "h264", 4)} == {30}
 
 
 def test_sequence_chunks_split_anywhere_and_cover_every_frame_once():
     frames = [0, 1, 2, 7, 8, 60, 61]
     chunks = plan_chunks(frames, "png", parts=3)
     assert [c.frames for c in chunks] == [(0, 1), (2, 7), (8, 60, 61)]
-    assert plan_chunks(frames, "png", parts=10) == [Chunk((f,), i) for i, f in enumerate(frames)]
+    assert [(c.frames, c.first_index) for c in plan_chunks(frames, "png", parts=10)] == [
+        ((f,), i) for i, f in enumerate(frames)]
     assert plan_chunks([], "png", parts=3) == []
     assert [len(c.frames) for c in plan_chunks(range(10), "jpeg", 1, chunk_size=4)] == [4, 4, 2]
 
@@ -40,8 +50,7 @@ def _work(args):
     chunk, fmt, output = args
     opened = OpenedFiles()
     segment = export_chunk(chunk, (moving_frame(n) for n in chunk.frames), fmt, output, 30,
-                           {"preset": "veryfast"} if fmt == "h264" else None, opened,
-                           keyframe_interval=INTERVAL)
+                           {"preset": "veryfast"} if fmt == "h264" else None, opened)
     return segment, opened.paths
 
 

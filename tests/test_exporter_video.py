@@ -12,7 +12,8 @@ import pytest
 from protocol.output_formats import output_format
 from tests.synthetic_frames import HEIGHT, WIDTH, moving_frames
 from workers.exporter import (JoinError, OpenedFiles, encode_segment, join_segments,
-                              segment_path, segment_ranges)
+                              keyframe_interval_for, segment_path, segment_ranges)
+from workers.exporter.segments import KEYFRAME_INTERVAL, KEYFRAME_UNITS, MIN_KEYFRAME_INTERVAL
 from workers.exporter.pixels import over_black
 
 FRAMES = 30
@@ -148,12 +149,32 @@ def test_any_split_on_key_frames_decodes_to_the_same_frames(tmp_path, fmt):
 
 def test_split_is_byte_identical_for_h264(tmp_path):
     frames = moving_frames(FRAMES)
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    one = render(tmp_path / "a", "h264", frames, 1)
-    three = render(tmp_path / "b", "h264", frames, 3)
-    with av.open(one) as a, av.open(three) as b:
-        assert [bytes(p) for p in a.demux(video=0)] == [bytes(p) for p in b.demux(video=0)]
+    finals = []
+    for parts in (1, 2, 3):  # first segments of 30, 20 and 10 frames
+        (tmp_path / str(parts)).mkdir()
+        finals.append(render(tmp_path / str(parts), "h264", frames, parts))
+    one, *others = finals
+    for other in others:
+        with av.open(one) as a, av.open(other) as b:
+            assert [bytes(p) for p in a.demux(video=0)] == [bytes(p) for p in b.demux(video=0)]
+        # The whole file too: its header does not depend on the first segment's bit rate.
+        with open(one, "rb") as a, open(other, "rb") as b:
+            assert a.read() == b.read()
+
+
+def test_keyframe_interval_depends_on_the_frame_count_only():
+    # 30 frames once a video has 8 intervals of 30; below, about an eighth of it, at least 8.
+    assert keyframe_interval_for(240) == keyframe_interval_for(10_000) == KEYFRAME_INTERVAL == 30
+    assert keyframe_interval_for(239) == 30 and keyframe_interval_for(232) == 29
+    assert keyframe_interval_for(90) == 12 and keyframe_interval_for(100) == 13
+    assert keyframe_interval_for(65) == 9
+    assert keyframe_interval_for(64) == keyframe_interval_for(1) == MIN_KEYFRAME_INTERVAL == 8
+    for count in range(1, 400):
+        interval = keyframe_interval_for(count)
+        assert MIN_KEYFRAME_INTERVAL <= interval <= KEYFRAME_INTERVAL
+        assert -(-count // interval) <= max(KEYFRAME_UNITS, -(-count // KEYFRAME_INTERVAL))
+    # The default split of segment_ranges is on that grid.
+    assert segment_ranges(90, 2) == [range(0, 48), range(48, 90)]
 
 
 def test_segment_ranges_split_on_key_frames_and_balance():

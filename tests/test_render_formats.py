@@ -9,7 +9,7 @@ import pytest
 from tests.render_sessions import (HEIGHT, RATE, WIDTH, build_comp, decode_video,
                                    expected_frame, files_in, read_png, render_session)
 
-FRAMES = 36  # two video chunks: a key frame interval of 30, then 6 frames
+FRAMES = 36  # video: five key frame intervals of 8 (keyframe_interval_for), the last of 4
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +103,36 @@ def test_png_frames_are_byte_identical_with_one_two_and_three_workers(tmp_path):
                                 for name in sorted(files_in(folder))}
     assert len(outputs[1]) == FRAMES + 1
     assert outputs[1] == outputs[2] == outputs[3]
+
+
+def test_a_90_frame_video_is_the_same_file_on_1_2_and_3_workers_and_splits_evenly(tmp_path):
+    from supervisor.render_plan import plan_render
+    from workers.exporter import keyframe_interval_for
+    outputs, decoded = {}, {}
+    for workers in (1, 2, 3):
+        with render_session(workers=workers) as made:
+            build_comp(made.engine, "Main", frames=90)
+            output = tmp_path / str(workers) / "v.mp4"
+            made.engine.run("renderQueue.add", {"comp": "Main", "output": str(output),
+                                                "codecOptions": {"preset": "veryfast"}})
+            _revision, document = made.engine.snapshot()
+            (plan,) = plan_render(document, [document["renderQueue"][0]["id"]], workers)
+            interval = keyframe_interval_for(90)
+            assert {chunk.keyframe_interval for chunk in plan.chunks} == {interval}
+            lengths = [len(chunk.frames) for chunk in plan.chunks]
+            assert sum(lengths) == 90 and all(c.first_index % interval == 0 for c in plan.chunks)
+            if workers == 2:
+                # Chunks the two workers can share: none longer than another by an interval.
+                assert len(lengths) >= 2 * workers
+                assert max(lengths) - min(lengths) <= interval
+            report = made.engine.run("renderQueue.render", {})
+            assert report["completed"] == 1, report
+            outputs[workers] = output.read_bytes()
+            decoded[workers], _info = decode_video(str(output))
+    assert len(decoded[1]) == 90
+    for workers in (2, 3):
+        assert all(np.array_equal(a, b) for a, b in zip(decoded[1], decoded[workers]))
+        assert outputs[workers] == outputs[1]
 
 
 def test_default_output_lands_beside_the_saved_project(session, tmp_path):

@@ -26,15 +26,18 @@ from workers.tasks import TaskError, task
 
 @task("render_chunk")
 def render_chunk(job):
-    """Payload: revision (+ document), comp, frames, firstIndex, token, format, output,
-    frameRate, codecOptions, skipExisting, scale, transparent.
+    """Payload: revision (+ document), comp, frames, firstIndex, token, keyframeInterval,
+    format, output, frameRate, codecOptions, skipExisting, scale, transparent.
     Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
     if comp is None:
         raise TaskError(f"the project snapshot has no comp {spec['comp']!r}")
-    chunk = Chunk(tuple(spec["frames"]), spec["firstIndex"], spec["token"])
+    # The interval is the supervisor's (planned from the whole item), never worked out here
+    # from the chunk: every chunk of one video must be encoded on one key frame grid.
+    chunk = Chunk(tuple(spec["frames"]), spec["firstIndex"], spec["token"],
+                  keyframe_interval=int(spec["keyframeInterval"]))
     scale = float(spec.get("scale", 1.0))
     transparent = bool(spec.get("transparent", False))
     rate = comp["frameRate"]

@@ -14,12 +14,14 @@ from workers.exporter.image_sequence import ImageEncoder, frames_to_write, write
 from workers.exporter.join import JoinError, join_segments
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.segments import (KEYFRAME_INTERVAL, Segment, SegmentError,
-                                       encode_segment, segment_path, segment_ranges)
+                                       encode_segment, keyframe_interval_for, segment_path,
+                                       segment_ranges)
 from workers.exporter.video_encoders import CodecOptionError
 
 __all__ = [
     "Chunk", "CodecOptionError", "ImageEncoder", "chunk_paths", "export_chunk",
     "plan_chunks", "with_new_token", "JoinError", "KEYFRAME_INTERVAL", "OpenedFiles",
     "Segment", "SegmentError", "encode_segment", "frames_to_write", "join_segments",
+    "keyframe_interval_for",
     "segment_path", "segment_ranges", "write_sequence",
 ]

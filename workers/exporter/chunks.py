@@ -31,7 +31,8 @@ from protocol.output_names import frame_path
 from workers.exporter.atomic_files import new_token, temporary_path
 from workers.exporter.image_sequence import write_sequence
 from workers.exporter.opened_files import OpenedFiles
-from workers.exporter.segments import KEYFRAME_INTERVAL, encode_segment, segment_path
+from workers.exporter.segments import (KEYFRAME_INTERVAL, encode_segment, keyframe_interval_for,
+                                       segment_path)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class Chunk:
     frames: tuple[int, ...]  # comp frame numbers, in output order
     first_index: int  # the position of frames[0] among the item's frames (a video's frame index)
     token: str = field(default_factory=new_token, compare=False)  # names its temporaries
+    # The item's key frame interval (video): every chunk of one video carries the same one,
+    # which plan_chunks sets from the item's frame count (keyframe_interval_for).
+    keyframe_interval: int = KEYFRAME_INTERVAL
 
 
 def with_new_token(chunk: Chunk) -> Chunk:
@@ -59,14 +63,17 @@ def chunk_paths(chunk: Chunk, fmt: str, output: str) -> list[str]:
 
 
 def plan_chunks(frames: Iterable[int], fmt: str, parts: int, chunk_size: int | None = None,
-                keyframe_interval: int = KEYFRAME_INTERVAL) -> list[Chunk]:
+                keyframe_interval: int | None = None) -> list[Chunk]:
     """Split an item's frames into `parts` near-equal chunks, or into chunks of `chunk_size`.
 
     Video chunks start on multiples of the key frame interval (a chunk_size is rounded up to
-    one), so the joined video does not depend on the split."""
+    one), so the joined video does not depend on the split. The interval is
+    `keyframe_interval_for(len(frames))` unless given, and every chunk carries it."""
     frames = tuple(frames)
     if not frames:
         return []
+    if keyframe_interval is None:
+        keyframe_interval = keyframe_interval_for(len(frames))
     step = 1 if output_format(fmt).is_sequence else keyframe_interval
     units = -(-len(frames) // step)
     if chunk_size is not None:
@@ -78,20 +85,21 @@ def plan_chunks(frames: Iterable[int], fmt: str, parts: int, chunk_size: int | N
     chunks = []
     for start, end in zip(bounds, bounds[1:]):
         first, last = start * step, min(len(frames), end * step)
-        chunks.append(Chunk(frames[first:last], first))
+        chunks.append(Chunk(frames[first:last], first, keyframe_interval=keyframe_interval))
     return chunks
 
 
 def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output: str,
                  frame_rate, codec_options: dict | None, opened: OpenedFiles,
-                 skip_existing: bool = False, keyframe_interval: int = KEYFRAME_INTERVAL,
+                 skip_existing: bool = False,
                  on_frame: Callable[[int], None] | None = None) -> str | None:
     """Write one chunk's rendered frames (RGBA arrays, in chunk.frames order) to `output`
     (the item's pattern or video path, `[compName]` already filled in).
 
     A sequence's frames go straight to their files (returns None); a video chunk becomes a
-    segment next to `output`, whose path is returned for `join_segments`. `on_frame` gets
-    the comp frame number after each frame is written."""
+    segment next to `output`, whose path is returned for `join_segments`, encoded with the
+    chunk's key frame interval. `on_frame` gets the comp frame number after each frame is
+    written."""
     if output_format(fmt).is_sequence:
         write_sequence(zip(chunk.frames, rendered), output, fmt, codec_options, opened,
                        skip_existing, on_frame, chunk.token)
@@ -104,5 +112,5 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
             on_frame(numbers[index - chunk.first_index])
 
     encode_segment(rendered, chunk.first_index, frame_rate, fmt, codec_options, path, opened,
-                   keyframe_interval, progress)
+                   chunk.keyframe_interval, progress)
     return path

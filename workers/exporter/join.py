@@ -69,6 +69,11 @@ def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate) -> i
                 if out_stream is None:
                     out_stream = output.add_stream_from_template(stream)
                     out_stream.time_base = 1 / rate
+                    # The template's bit rate is the first segment's own average; MP4 writes
+                    # it as the maximum (btrt) when above the file's average, which would make
+                    # the joined bytes depend on where the video was split. Left unset, the
+                    # muxer works both out from every packet.
+                    out_stream.codec_context.bit_rate = 0
                     if SEGMENT_CONTAINERS[fmt] == CONTAINERS[fmt]:
                         # The template drops the tag, and the muxer's default would say
                         # hev1 for hvc1 and ProRes HQ for every ProRes profile.

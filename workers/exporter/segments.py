@@ -10,6 +10,9 @@ encoded without one. Instead, the encoder is restarted at every multiple of the 
 interval, counted from the video's first frame, split or not: any split on those frames
 (see `segment_ranges`) then yields the same packets, and the same decoded frames, as one
 segment would. A split elsewhere still gives a valid video, just not the identical one.
+
+The interval is a function of the video's frame count alone (`keyframe_interval_for`), never
+of the worker count, so every split of one video uses the same grid.
 """
 
 from __future__ import annotations
@@ -30,6 +33,22 @@ from workers.exporter.video_encoders import (INTRA_ONLY, configure, encoder_setu
 # shorter interval balances chunks across workers more finely but costs an encoder start
 # (about 30 ms for x264, 200 ms for x265 at 1080p) and a larger key frame per interval.
 KEYFRAME_INTERVAL = 30
+# A video shorter than KEYFRAME_UNITS intervals of KEYFRAME_INTERVAL gets a shorter interval, so
+# it still splits into about KEYFRAME_UNITS runs that workers can share evenly (90 frames in 3
+# runs of 30 leave one of 2 workers idle for the last third); never below MIN_KEYFRAME_INTERVAL
+# frames, where the encoder starts and key frames would cost more than the balance gains.
+KEYFRAME_UNITS = 8
+MIN_KEYFRAME_INTERVAL = 8
+
+
+def keyframe_interval_for(frame_count: int) -> int:
+    """The key frame interval of a video of `frame_count` frames: KEYFRAME_INTERVAL for a video
+    of at least KEYFRAME_UNITS intervals, otherwise about frame_count / KEYFRAME_UNITS (at
+    least MIN_KEYFRAME_INTERVAL). The one rule every split of a video must follow; it depends
+    on nothing but the count, so the file is the same for any number of workers or nodes."""
+    if frame_count >= KEYFRAME_UNITS * KEYFRAME_INTERVAL:
+        return KEYFRAME_INTERVAL
+    return max(MIN_KEYFRAME_INTERVAL, -(-frame_count // KEYFRAME_UNITS))
 
 
 class SegmentError(RuntimeError):
@@ -49,12 +68,15 @@ def segment_path(final_path: str, first_frame_index: int, token: str | None = No
 
 
 def segment_ranges(frame_count: int, parts: int,
-                   keyframe_interval: int = KEYFRAME_INTERVAL) -> list[range]:
+                   keyframe_interval: int | None = None) -> list[range]:
     """Split a video's frame indices into at most `parts` runs of near-equal length, every
-    split on a multiple of the key frame interval, so the joined video is identical whatever
-    `parts` is. Fewer runs come back when there are fewer intervals than parts."""
+    split on a multiple of the key frame interval (by default `keyframe_interval_for`), so the
+    joined video is identical whatever `parts` is. Fewer runs come back when there are fewer
+    intervals than parts."""
     if frame_count <= 0:
         return []
+    if keyframe_interval is None:
+        keyframe_interval = keyframe_interval_for(frame_count)
     intervals = -(-frame_count // keyframe_interval)
     parts = max(1, min(parts, intervals))
     ranges = []
@@ -78,7 +100,10 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
     `path` is recorded in `opened` before it is created. `on_frame(index)` is called after
     each frame is encoded (progress; raising from it, or from the frames iterator, abandons
     the segment and leaves cleanup to the record). Every segment of one video must be
-    encoded with the same frame_rate, fmt, codec_options and keyframe_interval."""
+    encoded with the same frame_rate, fmt, codec_options and keyframe_interval: the one
+    `keyframe_interval_for` the video's whole frame count gives (which a segment alone cannot
+    know; the default fits only a video of at least KEYFRAME_UNITS * KEYFRAME_INTERVAL
+    frames, or one encoded as a single segment)."""
     if keyframe_interval < 1:
         raise ValueError("keyframe_interval must be at least 1")
     opened = opened if opened is not None else OpenedFiles()
