@@ -11,6 +11,7 @@ import psutil
 import pytest
 
 from tests.mcp_process import McpProcess
+from tests.process_tree import processes_running, zombies_under
 
 
 def result_json(result: dict) -> dict:
@@ -128,7 +129,7 @@ def test_calls_past_the_lane_cap_wait_and_past_the_queue_bound_are_refused(serve
 def test_a_cancelled_shell_gets_no_response_and_its_tree_dies(server):
     marker = "sleep 91.25"
     request_id = server.call("shell", {"command": f"{marker} & {marker}; wait"})
-    tree = wait_for_processes(server.process.pid, marker, 2)
+    tree = wait_for_processes(marker, 2)
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": request_id}})
     # The group gets SIGTERM at once; generous bound for a loaded machine.
@@ -142,14 +143,14 @@ def test_teardown_is_bounded_when_the_job_ignores_sigterm_and_a_grandchild_calle
     marker = "sleep 92.5"
     command = f"trap '' TERM; setsid sh -c '{marker}' & {marker}; wait"
     request_id = server.call("shell", {"command": command})
-    tree = wait_for_processes(server.process.pid, marker, 2)
+    tree = wait_for_processes(marker, 2)
     cancelled_at = time.monotonic()
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": request_id}})
     # TEARDOWN_GRACE (1 s) then SIGKILL; the margin covers a loaded 2-core machine.
     assert gone_within(tree, 1.0 + 2.0)
     assert time.monotonic() - cancelled_at > 0.8  # they ignored TERM: only SIGKILL got them
-    assert no_zombies_under(server.process.pid)
+    assert zombies_under(server.process.pid) == []
 
 
 def test_a_shell_timeout_kills_the_tree_and_reports_timed_out(server):
@@ -160,7 +161,7 @@ def test_a_shell_timeout_kills_the_tree_and_reports_timed_out(server):
     result = result_json(answer["result"])
     assert result["timed_out"] is True and result["exit_code"] is None
     assert result["stdout"] == "started\n"  # output read before the kill is kept
-    assert processes_matching(server.process.pid, marker) == []
+    assert processes_running(marker) == []
 
 
 def test_stdin_eof_with_a_long_shell_in_flight_exits_within_the_graces():
@@ -169,7 +170,7 @@ def test_stdin_eof_with_a_long_shell_in_flight_exits_within_the_graces():
         server.initialize()
         marker = "sleep 94.5"
         server.call("shell", {"command": f"trap '' TERM; {marker}"})
-        tree = wait_for_processes(server.process.pid, marker, 1)
+        tree = wait_for_processes(marker, 1)
         closed_at = time.monotonic()
         server.close_stdin()
         server.process.wait(1 + 1 + 3)  # JOIN_GRACE + TEARDOWN_GRACE + margin
@@ -185,7 +186,7 @@ def test_sigterm_cancels_everything_and_exits_within_the_grace():
         server.initialize()
         marker = "sleep 95.5"
         server.call("shell", {"command": f"trap '' TERM; {marker}"})
-        tree = wait_for_processes(server.process.pid, marker, 1)
+        tree = wait_for_processes(marker, 1)
         started = time.monotonic()
         server.process.terminate()
         server.process.wait(1 + 3)
@@ -222,7 +223,7 @@ def test_a_closed_stdout_never_yields_a_traceback_and_the_process_exits():
 def test_a_worker_killed_mid_job_is_reported_by_signal_and_the_next_call_works(server):
     marker = "sleep 96.5"
     request_id = server.call("shell", {"command": marker})
-    found = wait_for_processes(server.process.pid, marker, 1)
+    found = wait_for_processes(marker, 1)
     sleeper = next(p for p in found if p.name() == "sleep")
     # The command runs under /bin/sh, which may or may not exec the last command itself.
     shell = psutil.Process(sleeper.ppid())
@@ -292,28 +293,32 @@ def test_every_tool_is_annotated_and_closed_to_unknown_arguments(server):
             assert isinstance(tool["annotations"][hint], bool), (tool["name"], hint)
 
 
+def test_sigterm_while_stdin_eof_drains_calls_ends_them_at_once():
+    """A signal during the join grace must not wait the grace out (it used to be ignored
+    because the session was already ending for stdin)."""
+    server = McpProcess("--join-grace", "30", "--teardown-grace", "1")
+    try:
+        server.initialize()
+        marker = "sleep 97.5"
+        server.call("shell", {"command": marker})
+        tree = wait_for_processes(marker, 1)
+        server.close_stdin()
+        time.sleep(0.5)
+        started = time.monotonic()
+        server.process.terminate()
+        server.process.wait(1 + 4)  # TEARDOWN_GRACE + margin, far below the 30 s join grace
+        assert time.monotonic() - started < 5
+        assert gone_within(tree, 1.0)
+    finally:
+        server.stop()
+
+
 # -- helpers ----------------------------------------------------------------------------------
 
-def processes_matching(root_pid: int, marker: str) -> list:
-    found = []
-    try:
-        children = psutil.Process(root_pid).children(recursive=True)
-    except psutil.NoSuchProcess:
-        children = []
-    candidates = children + [p for p in psutil.process_iter() if p not in children]
-    for process in candidates:
-        try:
-            if marker in " ".join(process.cmdline()) and process.status() != psutil.STATUS_ZOMBIE:
-                found.append(process)
-        except psutil.Error:
-            continue
-    return found
-
-
-def wait_for_processes(root_pid: int, marker: str, count: int, timeout: float = 10.0) -> list:
+def wait_for_processes(marker: str, count: int, timeout: float = 10.0) -> list:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = processes_matching(root_pid, marker)
+        found = processes_running(marker)
         if len(found) >= count:
             return found
         time.sleep(0.05)
@@ -327,34 +332,3 @@ def gone_within(processes: list, seconds: float) -> bool:
             return True
         time.sleep(0.05)
     return False
-
-
-def no_zombies_under(root_pid: int, settle: float = 2.0) -> bool:
-    deadline = time.monotonic() + settle
-    while time.monotonic() < deadline:
-        zombies = [p for p in psutil.Process(root_pid).children(recursive=True)
-                   if p.status() == psutil.STATUS_ZOMBIE]
-        if not zombies:
-            return True
-        time.sleep(0.1)
-    return False
-
-
-def test_sigterm_while_stdin_eof_drains_calls_ends_them_at_once():
-    """A signal during the join grace must not wait the grace out (it used to be ignored
-    because the session was already ending for stdin)."""
-    server = McpProcess("--join-grace", "30", "--teardown-grace", "1")
-    try:
-        server.initialize()
-        marker = "sleep 97.5"
-        server.call("shell", {"command": marker})
-        tree = wait_for_processes(server.process.pid, marker, 1)
-        server.close_stdin()
-        time.sleep(0.5)
-        started = time.monotonic()
-        server.process.terminate()
-        server.process.wait(1 + 4)  # TEARDOWN_GRACE + margin, far below the 30 s join grace
-        assert time.monotonic() - started < 5
-        assert gone_within(tree, 1.0)
-    finally:
-        server.stop()

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from tests.mcp_process import McpProcess
-from tests.reliability.process_tree import tree_of
+from tests.process_tree import tree_of
 
 
 @pytest.mark.parametrize("ending", ["stdin closed", "SIGTERM"])

@@ -16,7 +16,7 @@ import pytest
 
 from supervisor import teardown
 from supervisor.pool import JobFailed, Pool, make_context, worker_preload
-from tests.reliability.process_tree import processes_running
+from tests.process_tree import processes_running
 
 # A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
 # the production 30 s keeps the test short, and is still many heartbeats (0.5 s) long.
