@@ -75,6 +75,10 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
+def stop_message(reason: str | None) -> str:
+    return "the job timed out and was stopped" if reason == "timeout" else "the job was cancelled"
+
+
 class Worker:
     """One worker process and the supervisor's end of its socket."""
 
@@ -161,7 +165,9 @@ class Worker:
             on_progress(frame.get("data"))
 
     def kill(self) -> None:
-        """SIGKILL this worker and everything under it (snapshotted first), and retire it."""
+        """SIGKILL this worker and everything under it (snapshotted first), and close our end.
+        Used for retiring a healthy worker too: whatever a shell command left running must
+        not outlive its worker."""
         self.alive = False
         held = teardown.snapshot(self.pid)
         teardown.kill_and_reap(held)
@@ -170,10 +176,6 @@ class Worker:
             self.sock.close()
         except OSError:
             pass
-
-    def retire(self) -> None:
-        """Close our end; the worker exits on EOF. Anything it left running is killed."""
-        self.kill()
 
 
 class CancelSignal:
@@ -241,7 +243,7 @@ class Pool:
                     # the job at hand goes to a sound worker instead of taking the blame.
                     dead = idle.pop()
                     dead.kill()
-                    self._forget(dead)
+                    self._all.discard(dead)
                     self._started[kind] -= 1
                 if idle:
                     return idle.pop()
@@ -275,21 +277,18 @@ class Pool:
             return
         with self._available:
             if self._closed:
-                worker.retire()
+                worker.kill()
                 return
             self._idle[worker.kind].append(worker)
             self._available.notify()
 
     def _discard(self, worker: Worker) -> None:
         if worker.alive:
-            worker.retire()
+            worker.kill()
         with self._available:
-            self._forget(worker)
+            self._all.discard(worker)
             self._started[worker.kind] -= 1
             self._available.notify_all()
-
-    def _forget(self, worker: Worker) -> None:
-        self._all.discard(worker)
 
     def _prewarm(self, kind: str) -> None:
         """Start a spare worker of this kind in the background (a shell spare, a replacement)."""
@@ -312,7 +311,7 @@ class Pool:
             with self._available:
                 self._all.add(worker)
                 if self._closed:
-                    worker.retire()
+                    worker.kill()
                     return
                 self._idle[kind].append(worker)
                 self._available.notify()
@@ -412,7 +411,7 @@ class Pool:
                     begin_stop("timeout")
                 elif kill_at is not None and now >= kill_at:
                     self._kill_job(worker, held)
-                    raise JobFailed(self._stop_message(stopping, worker, task), stopping)
+                    raise JobFailed(stop_message(stopping), stopping)
                 elif now >= last_beat + self.wedge_deadline:
                     held = held or teardown.snapshot(worker.pid, include_root=False)
                     self._kill_job(worker, held)
@@ -433,15 +432,10 @@ class Pool:
             # (a setsid grandchild escapes the shell's process group) goes now.
             teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
         if stopping is not None:
-            raise JobFailed(self._stop_message(stopping, worker, frame.get("message")), stopping)
+            raise JobFailed(stop_message(stopping), stopping)
         if frame["kind"] == "result":
             return frame.get("value")
         raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))
-
-    def _stop_message(self, reason: str | None, worker: Worker, detail: Any) -> str:
-        if reason == "timeout":
-            return "the job timed out and was stopped"
-        return "the job was cancelled"
 
     def _kill_job(self, worker: Worker, held: list[teardown.Held]) -> None:
         teardown.kill_and_reap(held, (worker.job_group,) if worker.job_group else ())
