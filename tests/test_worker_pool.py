@@ -9,20 +9,12 @@ import time
 import psutil
 import pytest
 
-from supervisor import teardown
-from supervisor.pool import CancelSignal, JobFailed, Pool, WorkerDied, make_context, worker_preload
-
-
-@pytest.fixture(scope="module")
-def context():
-    teardown.become_subreaper()
-    preload = worker_preload()
-    return make_context(preload), preload
+from supervisor.pool import CancelSignal, JobFailed, Pool, WorkerDied
 
 
 @pytest.fixture
-def pool(context):
-    made, preload = context
+def pool(worker_context):
+    made, preload = worker_context
     pool = Pool(made, 2, teardown_grace=0.5, preload=preload, wedge_deadline=2.0)
     yield pool
     pool.close()

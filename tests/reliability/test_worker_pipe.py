@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from supervisor import teardown
-from supervisor.pool import JobFailed, Pool, make_context, worker_preload
+from supervisor.pool import JobFailed, Pool
 from tests.process_tree import processes_running
 
 # A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
@@ -25,16 +25,9 @@ WEDGE_DEADLINE = 2.0
 GONE_WITHIN = 5.0
 
 
-@pytest.fixture(scope="module")
-def context():
-    teardown.become_subreaper()
-    preload = worker_preload()
-    return make_context(preload), preload
-
-
 @pytest.fixture
-def pool(context):
-    made, preload = context
+def pool(worker_context):
+    made, preload = worker_context
     pool = Pool(made, 1, teardown_grace=0.5, preload=preload, wedge_deadline=WEDGE_DEADLINE)
     yield pool
     workers = [worker.pid for worker in list(pool._all)]
