@@ -114,3 +114,8 @@ def test_render_capacity_bounds_concurrent_workers(pool):
         thread.join(60)
     # Two workers, four half-second jobs: at least two rounds.
     assert time.monotonic() - started >= 0.95
+
+
+def test_a_long_job_that_beats_is_not_taken_for_wedged(pool):
+    # The wedge deadline here is 2 s; a 4 s job lives on its heartbeats (every 0.5 s).
+    assert pool.run("render", "sleep", {"seconds": 4}) == {"slept": True}
