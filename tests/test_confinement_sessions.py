@@ -39,6 +39,15 @@ def command(process, command_id, **params) -> dict:
     return process.run("command_run", {"id": command_id, "params": params}, timeout=120)
 
 
+def one_call_on(world, project: str, tool: str, arguments: dict) -> dict:
+    """Open `project` in a confined session, make one call, end the session."""
+    process = confined(world, "--project", project)
+    try:
+        return process.run(tool, arguments, timeout=120)
+    finally:
+        process.stop()
+
+
 def start_fails(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "supervisor.cli", "mcp", *args],
                           input=b"", capture_output=True, timeout=60)
@@ -89,11 +98,8 @@ def test_a_queue_item_stored_before_confinement_is_refused_and_nothing_is_writte
     project = os.path.join(world.write, "stored_outputs.rvproj")
     engine.run("project.save", {"path": project})
     before = Footprint(world.outsides(), listed=(world.base,))
-    process = confined(world, "--project", project)
-    try:
-        result = command(process, "renderQueue.render")
-    finally:
-        process.stop()
+    result = one_call_on(world, project, "command_run",
+                         {"id": "renderQueue.render", "params": {}})
     assert Footprint(world.outsides(), listed=(world.base,)).changes(before) == []
     report = result["structuredContent"]
     assert result["isError"] and report["failed"] == 2 and report["completed"] == 1, report
@@ -116,11 +122,8 @@ def test_a_comp_name_that_climbs_out_of_its_output_folder_is_refused(world):
     project = os.path.join(world.write, "climb.rvproj")
     engine.run("project.save", {"path": project})
     before = Footprint(world.outsides(), listed=(world.base,))
-    process = confined(world, "--project", project)
-    try:
-        result = command(process, "renderQueue.render")
-    finally:
-        process.stop()
+    result = one_call_on(world, project, "command_run",
+                         {"id": "renderQueue.render", "params": {}})
     assert Footprint(world.outsides(), listed=(world.base,)).changes(before) == []
     assert not os.path.exists(os.path.join(world.base, "climbed.mp4"))
     report = result["structuredContent"]
@@ -172,11 +175,8 @@ def test_footage_stored_outside_the_roots_is_never_drawn(call, world, footage_pr
 def test_a_project_opened_confined_cannot_be_saved_back_outside(world):
     engine = Engine()
     engine.run("project.save", {"path": os.path.join(world.read, "readonly.rvproj")})
-    process = confined(world, "--project", os.path.join(world.read, "readonly.rvproj"))
-    try:
-        result = command(process, "project.save")
-    finally:
-        process.stop()
+    result = one_call_on(world, os.path.join(world.read, "readonly.rvproj"), "command_run",
+                         {"id": "project.save", "params": {}})
     assert result["isError"] and WRITE_RULE in reply_text(result)
 
 
@@ -218,11 +218,7 @@ def test_stored_footage_that_names_other_files_is_never_drawn(world):
                              "path": os.path.join(world.read, "list.mov")})
     project = os.path.join(world.write, "stored_playlist.rvproj")
     engine.run("project.save", {"path": project})
-    process = confined(world, "--project", project)
-    try:
-        result = process.run("render_preview", {})
-    finally:
-        process.stop()
+    result = one_call_on(world, project, "render_preview", {})
     assert result["isError"] and "playlist" in reply_text(result) and "list.mov" in reply_text(
         result)
 
@@ -241,11 +237,7 @@ def test_a_project_whose_footage_climbs_out_by_a_relative_path_is_never_drawn(wo
     assert "seq/frame_0001.png" in text
     with open(project, "w") as handle:
         handle.write(text.replace("seq/frame_0001.png", "../outside/secret.png"))
-    process = confined(world, "--project", project)
-    try:
-        result = process.run("render_preview", {})
-    finally:
-        process.stop()
+    result = one_call_on(world, project, "render_preview", {})
     text = reply_text(result)
     assert result["isError"] and READ_RULE in text and "secret.png" in text, text
 
