@@ -2,8 +2,9 @@
 how its frames are split into chunks for the render workers.
 
 The order of decisions is INTERFACE.md's "Output names and formats":
-1. items refused for a reason of their own (missing footage, an output outside the write
-   roots) are reported failed, naming the file, and take no part;
+1. items refused for a reason of their own (codecOptions off the format's list, missing
+   footage, an output outside the write roots) are reported failed, naming the option or the
+   file, and take no part;
 2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
    is refused with `RenderRefused`, naming both items, before a single file is touched;
 3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
@@ -21,6 +22,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
+from protocol.codec_options import CodecOptionRefused, check_codec_options
 from protocol.frame_spec import frames_of
 from protocol.keyframes import frame_count
 from protocol.output_formats import output_format
@@ -136,6 +138,12 @@ def render_codec_options(fmt: str, given: dict | None) -> dict:
 
 
 def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
+    try:
+        # What the workers would pass to the encoder, defaults included: options stored in a
+        # project file were only warned about when it was opened.
+        check_codec_options(plan.format, plan.codec_options, plan.id)
+    except CodecOptionRefused as error:
+        return f"{plan.id} was not rendered: {error}"
     missing = missing_footage(document, plan.comp)
     if missing:
         return (f"{plan.id} was not rendered: comp {plan.comp['name']!r} uses footage that is "

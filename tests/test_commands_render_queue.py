@@ -161,3 +161,43 @@ def test_a_render_service_without_a_method_leaves_that_command_disabled():
     assert "renderQueue.render" in enabled and "file.createProxy" not in enabled
     with pytest.raises(CommandError, match="file.createProxy is not available in this session"):
         engine.run("file.createProxy", {"comp": "Main"})
+
+
+def test_add_and_set_refuse_options_off_the_formats_list_in_one_sentence():
+    engine = engine_with_comp()
+    with pytest.raises(CommandError, match="'x264-params' of the new item of comp 'Main' has "
+                                           "the key 'dump-yuv'"):
+        engine.run("renderQueue.add", {"comp": "Main", "output": "/o/x.mp4",
+                                       "codecOptions": {"x264-params": "dump-yuv=/o/y"}})
+    assert engine.doc["renderQueue"] == []
+    engine.run("renderQueue.add", {"comp": "Main", "output": "/o/x.mp4",
+                                   "codecOptions": {"preset": "veryfast", "crf": 20}})
+    before = [dict(item) for item in engine.doc["renderQueue"]]
+    with pytest.raises(CommandError, match="'stats' of item2 makes the h264 encoder read"):
+        engine.run("renderQueue.set", {"item": 1, "codecOptions": {"stats": "/o/s.log"}})
+    # a new format must accept the options the item keeps: x264's preset is not prores'
+    with pytest.raises(CommandError, match="'preset' of item2 is not an option .* prores"):
+        engine.run("renderQueue.set", {"item": 1, "output": "/o/x.mov"})
+    assert engine.doc["renderQueue"] == before
+    engine.run("renderQueue.set", {"item": 1, "output": "/o/x.mov", "codecOptions": {}})
+    assert engine.doc["renderQueue"][0]["format"] == "prores"
+
+
+def test_set_leaves_stored_options_to_the_render_unless_they_or_the_format_change():
+    """A project file's options are refused by the render, item by item (the project still
+    opens and the other items render), so a set that does not touch them goes through."""
+    engine = engine_with_comp()
+    engine.run("renderQueue.add", {"comp": "Main", "output": "/o/x.mp4"})
+    engine.doc["renderQueue"][0]["codecOptions"] = {"x264-params": "dump-yuv=/o/y"}
+    engine.run("renderQueue.set", {"item": 1, "frames": "0-9"})
+    with pytest.raises(CommandError, match="'dump-yuv'"):
+        engine.run("renderQueue.set", {"item": 1, "codecOptions": {
+            **engine.doc["renderQueue"][0]["codecOptions"], "crf": "20"}})
+
+
+def test_formats_list_the_codec_options_each_accepts():
+    formats = {f["format"]: f for f in engine_with_comp().run("renderQueue.formats")["formats"]}
+    assert formats["h264"]["codecOptions"]["crf"] == "a number"
+    assert "aq-mode" in formats["h264"]["codecOptions"]["x264-params"]
+    assert "dump-yuv" not in formats["h264"]["codecOptions"]["x264-params"]
+    assert set(formats["prores"]["codecOptions"]) >= {"profile", "pix_fmt"}

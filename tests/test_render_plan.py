@@ -62,3 +62,15 @@ def test_a_clash_refuses_the_plan_and_refused_items_take_no_part(tmp_path):
     first, second = planned(engine, check_write=refuse_the_first)
     assert "outside the write roots" in first.error and first.chunks == []
     assert second.error is None and second.chunks
+
+
+def test_an_item_storing_options_off_the_list_is_refused_and_takes_no_part(tmp_path):
+    """As a project file from elsewhere would store them: nothing refused them on the way in."""
+    engine = engine_with_comp(64, 36, frameRate=10, duration=1)
+    engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "a.mp4")})
+    engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "b.mp4")})
+    engine.doc["renderQueue"][0]["codecOptions"] = {"x265-params": f"csv={tmp_path}/x.csv"}
+    refused, accepted = planned(engine)
+    assert refused.error.startswith(f"{refused.id} was not rendered: codecOptions "
+                                    "'x265-params' of ")
+    assert refused.chunks == [] and accepted.error is None and accepted.chunks

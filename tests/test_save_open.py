@@ -28,7 +28,7 @@ def rich_engine():
     engine.run("layer.set", {"comp": "Main", "layer": "Title", "parent": "Box",
                              "text": "Ünïcode ✓\nline 2"})
     engine.run("renderQueue.add", {"comp": "Main", "output": "/out/a_[####].png",
-                                   "frames": "0-9", "codecOptions": {"crf": "20"}})
+                                   "frames": "0-9", "codecOptions": {"compression_level": "9"}})
     return engine
 
 

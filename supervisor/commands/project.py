@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from protocol.codec_options import CodecOptionRefused, check_codec_options
 from protocol.document import dumps, new_document
 from supervisor.commands.overview import project_info
 from supervisor.commands.registry import READ_PATH, WRITE_PATH, CommandError, command, described
@@ -28,7 +29,8 @@ def project_new(engine, params, ctx):
 
 @command("project.open", "Open project",
          "Open a saved project file (.rvproj); footage whose file is gone is listed by name in "
-         "missingFootage rather than failing the open.",
+         "missingFootage rather than failing the open, and queue items whose codecOptions will "
+         "be refused at render are named in warnings.",
          {"path": described(READ_PATH, "the project file")}, required=("path",),
          kind="history")
 def project_open(engine, params, ctx):
@@ -42,7 +44,23 @@ def project_open(engine, params, ctx):
     engine.replace_document(doc, path)
     info = project_info(engine)
     info["missingFootage"] = [f["name"] for f in doc["footage"] if is_missing(f)]
+    warnings = refused_codec_options(doc)
+    if warnings:
+        info["warnings"] = warnings
     return info
+
+
+def refused_codec_options(doc: dict) -> list[str]:
+    """A sentence for each queue item whose stored codecOptions the render will refuse. The
+    project still opens: the rest of it is fine, and renderQueue.set can mend the item."""
+    warnings = []
+    for item in doc["renderQueue"]:
+        try:
+            check_codec_options(item["format"], item["codecOptions"], item["id"])
+        except CodecOptionRefused as error:
+            warnings.append(f"{item['id']} will not render until renderQueue.set gives it "
+                            f"other codecOptions: {error}")
+    return warnings
 
 
 @command("project.save", "Save project",

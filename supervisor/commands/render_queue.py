@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from protocol.codec_options import CodecOptionRefused, accepted_options, check_codec_options
 from protocol.document import new_queue_item
 from protocol.frame_spec import frames_of
 from protocol.keyframes import frame_count
@@ -31,8 +32,8 @@ ITEM_PARAMS = {
     "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "
                "comma list (0-29,60); null or absent: the whole comp"},
     "skipExisting": {"type": "boolean", "description": "leave frames whose file exists"},
-    "codecOptions": {"type": "object", "description": 'passed to the encoder, e.g. {"preset": '
-                     '"veryfast", "crf": "20"}'},
+    "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
+                     'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
 }
 
 
@@ -67,14 +68,14 @@ def _frames(params: dict, comp: dict):
     return spec
 
 
-def _codec_options(params: dict) -> dict:
-    options = params.get("codecOptions") or {}
-    bad = [key for key, value in options.items()
-           if not isinstance(value, (str, int, float)) or isinstance(value, bool)]
-    if bad:
-        raise CommandError(f"codecOptions values are strings or numbers (as FFmpeg takes them); "
-                           f"{', '.join(map(repr, bad))} is not.")
-    return options
+def _codec_options(options, format: str, owner: str) -> dict:
+    """The options as given, once protocol/codec_options.py's list for the format allows
+    them (an item stores what it was given)."""
+    try:
+        check_codec_options(format, options, owner)
+    except CodecOptionRefused as error:
+        raise CommandError(str(error)) from None
+    return options or {}
 
 
 @command("renderQueue.add", "Queue a render",
@@ -87,10 +88,12 @@ def queue_add(engine, params, ctx):
     comp = find_comp(doc, params["comp"])
     format = _format(params.get("output"), params.get("format"))
     frames = _frames(params, comp)
+    options = _codec_options(params.get("codecOptions"), format,
+                             f"the new item of comp {comp['name']!r}")
     output = new_item_output(engine, comp, params.get("output"), format, frames)
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
-                          params.get("skipExisting", False), _codec_options(params))
+                          params.get("skipExisting", False), options)
     doc["renderQueue"].append(item)
     return {"item": item["id"], "output": output, "format": format,
             "index": len(doc["renderQueue"])}
@@ -105,6 +108,7 @@ def queue_set(engine, params, ctx):
     item = find_item(doc, params["item"])
     comp = find_comp(doc, params.get("comp", item["comp"]))
     item["comp"] = comp["id"]
+    format_before = item["format"]
     output = params.get("output", item["output"])
     # A new output implies its own format; a new format must suit the output it will write.
     item["format"] = _format(output, params.get("format", None if "output" in params
@@ -121,8 +125,11 @@ def queue_set(engine, params, ctx):
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
     if "skipExisting" in params:
         item["skipExisting"] = params["skipExisting"]
-    if "codecOptions" in params:
-        item["codecOptions"] = _codec_options(params)
+    # A new format needs options it accepts. Options left as they were stored (a project
+    # file's, perhaps) are not refused here but by the render, item by item.
+    if "codecOptions" in params or item["format"] != format_before:
+        item["codecOptions"] = _codec_options(params.get("codecOptions", item["codecOptions"]),
+                                              item["format"], item["id"])
     item["status"] = "queued"
     engine.item_progress.pop(item["id"], None)
     return item_summary(engine, item)
@@ -159,9 +166,11 @@ def queue_duplicate(engine, params, ctx):
 
 @command("renderQueue.formats", "Output formats",
          "The output formats: extension, whether it is an image sequence, codec, alpha, "
-         "profiles and default codec options.", kind="read")
+         "profiles, default codec options, and the codecOptions each accepts with the shape "
+         "of their values.", kind="read")
 def queue_formats(engine, params, ctx):
-    return {"formats": formats_listing()}
+    return {"formats": [{**entry, "codecOptions": accepted_options(entry["format"])}
+                        for entry in formats_listing()]}
 
 
 render_command(
