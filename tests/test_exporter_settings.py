@@ -7,7 +7,8 @@ import os
 import pytest
 
 from tests.synthetic_frames import moving_frames
-from workers.exporter import CodecOptionError, OpenedFiles, encode_segment, segment_path
+from workers.exporter import (CodecOptionError, ImageEncoder, OpenedFiles, encode_segment,
+                              segment_path)
 
 
 def try_encode(tmp_path, fmt, options, width=64, height=48):
@@ -33,8 +34,26 @@ def test_odd_size_yuv420p_is_refused_with_the_fix(tmp_path):
 
 
 def test_an_option_the_encoder_refuses_names_the_format_and_settings(tmp_path):
-    with pytest.raises(CodecOptionError, match=r"h264 encoder \(libx264\) refused.*'fastest'"):
-        try_encode(tmp_path, "h264", {"preset": "fastest"})
+    # Each is on the list; x264 refuses the pair (4:4:4 is not in the baseline profile).
+    with pytest.raises(CodecOptionError, match=r"h264 encoder \(libx264\) refused.*'baseline'"):
+        try_encode(tmp_path, "h264", {"profile": "baseline", "pix_fmt": "yuv444p"})
+
+
+def test_the_exporter_refuses_options_off_the_list_whoever_planned_the_chunk(tmp_path):
+    """The last place before FFmpeg checks too (a chunk from a Dask client, a future caller):
+    x264 would truncate the file dump-yuv names before the first frame."""
+    target = tmp_path / "kept.txt"
+    target.write_text("kept")
+    with pytest.raises(CodecOptionError, match="'dump-yuv', which makes x264 read or write"):
+        encode_segment(moving_frames(2), 0, 30, "h264", {"x264-params": f"dump-yuv={target}"},
+                       segment_path(str(tmp_path / "out.mp4"), 0), opened=OpenedFiles())
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(CodecOptionError, match="'fastest'"):
+        try_encode(tmp_path / "sub", "h264", {"preset": "fastest"})
+    with pytest.raises(CodecOptionError, match="'stats'"):
+        ImageEncoder("png", 8, 8, {"stats": str(target)})
+    assert target.read_text() == "kept"
+    assert sorted(os.listdir(tmp_path)) == ["kept.txt", "sub"]
 
 
 def test_frames_of_another_size_are_refused(tmp_path):

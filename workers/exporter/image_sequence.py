@@ -19,7 +19,7 @@ from protocol.output_names import frame_path
 from workers.exporter.atomic_files import publish, temporary_path
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.pixels import check_frame, video_frame
-from workers.exporter.video_encoders import CodecOptionError
+from workers.exporter.video_encoders import CodecOptionError, allowed_options
 
 PIXEL_FORMATS = {"png": "rgba", "jpeg": "yuvj444p"}
 
@@ -36,8 +36,7 @@ class ImageEncoder:
         spec = output_format(fmt)
         if not spec.is_sequence:
             raise ValueError(f"{fmt} is a video format, not an image sequence format")
-        options = {**spec.default_codec_options,
-                   **{str(k): str(v) for k, v in (codec_options or {}).items()}}
+        options = {**spec.default_codec_options, **allowed_options(fmt, codec_options)}
         self.pix_fmt = options.pop("pix_fmt", PIXEL_FORMATS[fmt])
         if fmt == "jpeg":
             quality = options.pop("qscale")

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 import av
 
+from protocol.codec_options import CodecOptionRefused, check_codec_options
 from protocol.output_formats import OutputFormat, output_format
 from workers.exporter.pixels import BT709, is_bt709
 
@@ -71,18 +72,27 @@ def exact_rate(frame_rate) -> Fraction:
     return rate
 
 
+def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
+    """An item's codecOptions as strings, once protocol/codec_options.py's list for the format
+    allows them; otherwise CodecOptionError with its sentence. Checked here as well as when
+    queued and planned: this is the last place before FFmpeg, whoever planned the chunk."""
+    try:
+        return check_codec_options(fmt, codec_options, f"this {fmt} render")
+    except CodecOptionRefused as error:
+        raise CodecOptionError(str(error)) from None
+
+
 def encoder_setup(fmt: str, width: int, height: int, frame_rate,
                   codec_options: dict | None = None) -> EncoderSetup:
     """The encoder configuration for a video format and an item's codecOptions.
 
     codecOptions pass through to the encoder (strings, as FFmpeg takes them), on top of the
-    format's defaults; `pix_fmt` picks the pixel format, and for prores `profile` picks the
-    profile (4444 keeps alpha)."""
+    format's defaults, once the list allows them (`allowed_options`); `pix_fmt` picks the
+    pixel format, and for prores `profile` picks the profile (4444 keeps alpha)."""
     spec = output_format(fmt)
     if spec.is_sequence:
         raise ValueError(f"{fmt} is an image sequence format, not a video format")
-    options = {**spec.default_codec_options,
-               **{str(k): str(v) for k, v in (codec_options or {}).items()}}
+    options = {**spec.default_codec_options, **allowed_options(fmt, codec_options)}
     pix_fmt = options.pop("pix_fmt", None)
     keep_alpha = False
     codec_tag = CODEC_TAGS.get(fmt)
