@@ -36,9 +36,10 @@ def small_project(path, *, frames: int = 6, width: int = 64, height: int = 36,
     return str(path)
 
 
-def rendervisor(*args, timeout: float = 120, **options) -> subprocess.CompletedProcess:
+def rendervisor(*args, timeout: float = 120, cwd: str = ROOT,
+                **options) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "supervisor.cli", *map(str, args)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout, **options)
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout, **options)
 
 
 def popen(*args, **options) -> subprocess.Popen:

@@ -16,6 +16,7 @@ import pytest
 
 from supervisor.engine import Engine
 from tests.confinement_world import SECRET, Footprint, build_world, reply_text
+from tests.encoder_option_attacks import ATTACKS, aimed
 from tests.mcp_process import McpProcess
 
 READ_RULE = "outside the read roots"
@@ -62,6 +63,16 @@ def r(world, *parts):  # a path in the read root
 
 def run(command_id, **params):
     return "command_run", {"id": command_id, "params": params}
+
+
+def queue_and_render(name, fmt, options):
+    """A batch that queues an item with `options` and renders: an option let through would
+    show on the disk, not only in the reply."""
+    return lambda x: ("command_batch", {"steps": [
+        {"id": "renderQueue.add", "params": {
+            "comp": "Main", "format": fmt, "output": w(x, f"codec-{name}.mp4"),
+            "codecOptions": aimed(options, x.outside)}},
+        {"id": "renderQueue.render"}]})
 
 
 LONG = "a" * 250  # one component; twenty of them make a path past the 4096 limit
@@ -235,6 +246,13 @@ CASES = [
      [READ_RULE, "secret.png"]),
     ("batch-save-outside", lambda x: ("command_batch", {"steps": [
         {"id": "project.save", "params": {"path": o(x, "b.rvproj")}}]}), [WRITE_RULE]),
+    # -- encoder options that open files (tests/encoder_option_attacks.py) ----------------------
+    *[(f"codec-{name}", queue_and_render(name, fmt, options), ["codecOptions", refused])
+      for name, fmt, options, refused in ATTACKS],
+    ("codec-set-dump-yuv", lambda x: ("command_batch", {"steps": [
+        {"id": "renderQueue.set", "params": {"item": 1, "codecOptions": {
+            "x264-params": f"dump-yuv={o(x, 'canary.txt')}"}}},
+        {"id": "renderQueue.render"}]}), ["codecOptions", "dump-yuv"]),
     # -- shell ----------------------------------------------------------------------------------
     ("shell", lambda x: ("shell", {"command": f"cat {o(x, 'canary.txt')}"}), ["shell is refused"]),
     # -- allowed, and still nothing outside changes ---------------------------------------------
