@@ -220,3 +220,20 @@ def test_video_that_skips_frames_keeps_showing_the_frame_before_the_gap(tmp_path
     for time_index, shown in ((0, 0), (2, 2), (3, 2), (4, 2), (5, 5), (6, 6), (9, 6), (3, 2)):
         color = video_color(doc, time_index / FPS, cache)
         assert (color == frame_color(shown)).all(), (time_index, shown)
+
+
+@pytest.mark.parametrize("name,content", [
+    ("list.mov", "ffconcat version 1.0\nfile frames.mp4\n"),
+    ("play.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\nframes.mp4\n#EXT-X-ENDLIST\n"),
+], ids=["ffconcat", "hls"])
+def test_a_video_that_is_really_a_list_of_other_files_is_never_followed(clip, name, content):
+    """The decoder opens the one file a footage item names, with a demuxer that reads no
+    other: a file that became a concat list or a playlist (after any check) is unreadable
+    footage, reported by path, and the clip it lists is never drawn."""
+    listing = os.path.join(os.path.dirname(clip), name)
+    with open(listing, "w") as handle:
+        handle.write(content)
+    item = footage_item("f1", listing, "video", *CLIP_SIZE, frameRate=FPS)
+    frame = render_frame(footage_doc(item, layer_type="video"), "c", 0.0, footage=FootageCache())
+    assert frame.missing == [listing]
+    assert (frame.pixels == [0, 0, 0, 255]).all()  # the comp's black background alone
