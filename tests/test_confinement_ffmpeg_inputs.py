@@ -125,3 +125,18 @@ def test_an_unconfined_session_draws_a_file_named_like_an_ffmpeg_pattern_as_that
     for pixels in (preview_pixels(preview), read_png(still)):
         assert outside_pixels(pixels) == 0, "FFmpeg opened the file a link beside it points at"
         assert inside_pixels(pixels) > 0
+
+
+def test_a_crafted_project_opened_by_project_open_is_checked_at_its_first_preview(world):
+    project = os.path.join(world.write, "crafted_opened.rvproj")
+    write_crafted_project(world, project, pattern(world))
+    process = confined(world)
+    try:
+        opened = command(process, "project.open", path=project)
+        preview = process.run("render_preview", {"comp": "Leak"}, timeout=120)
+    finally:
+        process.stop()
+    assert not opened.get("isError"), reply_text(opened)
+    pixels = preview_pixels(preview)
+    assert pixels is None or outside_pixels(pixels) == 0, "the preview shows the outside"
+    assert_one_sentence(preview, "footage", "f%d.ppm", "FFmpeg", "footage.replace")
