@@ -7,6 +7,10 @@ enters the document (docs/document.md, "Footage").
 - a video (anything FFmpeg opens with a video stream): size, frame rate, duration and frame
   count, read with PyAV from the container headers (no decoding, so probing is instant).
 
+FFmpeg opens a video as the worker that decodes it will (protocol/ffmpeg_inputs.py): that one
+file, with a demuxer that reads no other. A playlist, manifest or concat list is refused, as
+is anything FFmpeg would read with a demuxer not on that list.
+
 Errors are ProbeError with a sentence naming the file and what to do.
 """
 
@@ -20,6 +24,8 @@ from fractions import Fraction
 import av
 import skia
 
+from protocol.ffmpeg_inputs import (OPEN_OPTIONS, SNIFF_BYTES, frame_field, is_playlist_name,
+                                    names_other_files)
 from protocol.sequences import is_pattern, pattern_regex, sequence_path
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
@@ -27,6 +33,10 @@ IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
 # import says otherwise (the comp default, so a sequence plays at its natural speed there).
 DEFAULT_SEQUENCE_RATE = 30
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
+# Why a playlist is never footage: the clause every refusal of one gives.
+PLAYLIST_REASON = ("it is a playlist, manifest or concat list (HLS, DASH or ffconcat), which "
+                   "makes FFmpeg open the files it names, and a footage item is the one file it "
+                   "names")
 
 
 class ProbeError(Exception):
@@ -40,7 +50,9 @@ def probe(path: str, frame_rate: float | None = None) -> dict:
     if os.path.isdir(path):
         return _probe_sequence(_folder_pattern(path), frame_rate)
     if not os.path.exists(path):
-        raise ProbeError(f"cannot import {path}: there is no such file; check the path.")
+        field = frame_field(os.path.basename(path))
+        hint = f" (an image sequence is named with [####], not {field})" if field else ""
+        raise ProbeError(f"cannot import {path}: there is no such file; check the path{hint}.")
     if os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS:
         width, height = _image_size(path)
         return {"name": os.path.basename(path), "path": path, "kind": "image",
@@ -68,7 +80,7 @@ def _image_size(path: str) -> tuple[int, int]:
 
 def _probe_video(path: str) -> dict:
     try:
-        with av.open(path) as container:
+        with av.open(path, container_options=OPEN_OPTIONS) as container:
             if not container.streams.video:
                 raise ProbeError(f"cannot import {path}: it has no video stream; import an image "
                                  "or a video file.")
@@ -85,8 +97,7 @@ def _probe_video(path: str) -> dict:
     except ProbeError:
         raise
     except (av.FFmpegError, OSError, ValueError) as error:
-        raise ProbeError(f"cannot import {path}: it is neither an image nor a video rendervisor "
-                         f"can read ({error}); convert it or pick another file.") from None
+        raise ProbeError(_unreadable(path, error)) from None
     if not width or not height:
         raise ProbeError(f"cannot import {path}: its video stream has no frame size; the file "
                          "may be damaged.")
@@ -96,6 +107,26 @@ def _probe_video(path: str) -> dict:
     return {"name": os.path.basename(path), "path": path, "kind": "video", "width": width,
             "height": height, "frameRate": frame_rate, "duration": round(duration, 6),
             "frameCount": frames}
+
+
+def _unreadable(path: str, error: Exception) -> str:
+    """Why FFmpeg would not open `path` as footage, as a sentence."""
+    if is_playlist_name(path) or names_other_files(_head(path)):
+        return f"cannot import {path}: {PLAYLIST_REASON}; import the media files themselves."
+    if isinstance(error, av.error.ArgumentError):  # EINVAL: a demuxer not on the allow-list
+        return (f"cannot import {path}: FFmpeg reads it with a demuxer that rendervisor does not "
+                "use for footage (only those reading one file: MP4, MOV, MKV, WebM, AVI, MPEG, "
+                "MXF and the like, and single pictures); convert it to one of those.")
+    return (f"cannot import {path}: it is neither an image nor a video rendervisor can read "
+            f"({error}); convert it or pick another file.")
+
+
+def _head(path: str) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(SNIFF_BYTES)
+    except OSError:
+        return b""
 
 
 def _folder_pattern(folder: str) -> str:

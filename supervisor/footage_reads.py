@@ -9,11 +9,14 @@ be a symbolic link out of the roots. So every file a footage item can read is ch
 a drawing starts: a still or video's file, and every existing file an image sequence's pattern
 matches (each resolved on its own).
 
-A footage file can also name other files itself: FFmpeg follows an HLS playlist (.m3u8) or a
-DASH manifest to its segments, and an ffconcat list to the files it lists, wherever they are,
-and this checker would never see those names. So while confined such footage is refused: by
-extension (the name cannot change after the check) and by its first bytes (at import and at
-each snapshot).
+A footage file can also make FFmpeg read other files: an HLS playlist, a DASH manifest or an
+ffconcat list names them, and FFmpeg's image2 demuxer reads `%d` in a picture's name as a
+frame number (`f%d.ppm` opens f0.ppm, f1.ppm...). FFmpeg is never allowed to do either
+(protocol/ffmpeg_inputs.py: one file, demuxers that read no other, names taken as they are),
+in any session; that is the guarantee, and it holds even for a file rewritten after this
+check. What is checked here gives the sentence: footage FFmpeg opens whose name holds a
+frame-number field, or that is a playlist by its extension or first bytes, is refused at
+import and at each snapshot.
 
 Reads no more of a file than its first bytes, and only once it is open and checked
 (supervisor/checked_files.py); otherwise it lists folders inside the roots and resolves names.
@@ -24,16 +27,14 @@ from __future__ import annotations
 import os
 import re
 
+from protocol.ffmpeg_inputs import SNIFF_BYTES, frame_field, is_playlist_name, names_other_files
 from protocol.sequences import is_pattern, pattern_regex
 from supervisor.checked_files import open_to_read
 from supervisor.commands.registry import CommandError
-from supervisor.footage_probe import IMAGE_EXTENSIONS
+from supervisor.confinement import shown
+from supervisor.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
-# FFmpeg detects HLS and DASH by extension, ffconcat and manifests by their first bytes.
-PLAYLIST_EXTENSIONS = {".m3u8", ".m3u", ".hls", ".mpd", ".ffconcat"}
-PLAYLIST_STARTS = (b"#EXTM3U", b"ffconcat", b"<?xml", b"<MPD")
-_SNIFF_BYTES = 64
 
 
 def files_of(path: str) -> list[str]:
@@ -63,6 +64,8 @@ def check_import(engine, path: str) -> None:
     for file in files_of(path)[1:]:
         engine.check_path(file, "read")
     if not is_pattern(path) and not os.path.isdir(path):
+        if os.path.splitext(path)[1].lower() not in IMAGE_EXTENSIONS:  # FFmpeg will open it
+            _refuse_frame_field(path)
         _refuse_playlist(engine, path)
 
 
@@ -82,6 +85,8 @@ def check_document(engine, document: dict) -> None:
                     for file in files_of(path)[1:]:
                         engine.check_path(file, "read")
             else:  # whatever its kind says: a crafted project can call a playlist an image
+                if footage.get("kind") == "video":  # FFmpeg opens it
+                    _refuse_frame_field(path)
                 _refuse_playlist(engine, path)
         except CommandError as error:
             reason = str(error).rstrip(".")
@@ -91,29 +96,40 @@ def check_document(engine, document: dict) -> None:
                 "layers first) with footage.remove.") from None
 
 
+def _refuse_frame_field(path: str) -> None:
+    """CommandError if FFmpeg's image2 would read `path` as a pattern of other files' names.
+    FFmpeg is told not to (protocol/ffmpeg_inputs.py); refusing says so instead of drawing a
+    file the user may not have meant."""
+    field = frame_field(path)
+    if field is not None:
+        raise CommandError(
+            f"reading {shown(path)} is refused: {field} is FFmpeg's frame-number pattern, which "
+            "can make FFmpeg open other files than the one named, and while confined every file "
+            "read must be the one checked; rename the file, or name an image sequence with "
+            "[####] (such as f_[####].png).")
+
+
 def _refuse_playlist(engine, path: str) -> None:
     """CommandError if FFmpeg would read `path` as a list of other files to open."""
-    if os.path.splitext(path)[1].lower() in PLAYLIST_EXTENSIONS:
+    if is_playlist_name(path):
         raise _playlist_refusal(path)
     try:
         fd = open_to_read(path, lambda real: engine.check_path(real, "read"))
     except OSError:
         return  # missing or unreadable: the probe or the render reports it in its own words
     try:
-        head = os.read(fd, _SNIFF_BYTES)
+        head = os.read(fd, SNIFF_BYTES)
     except OSError:
         return
     finally:
         os.close(fd)
-    if head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(PLAYLIST_STARTS):
+    if names_other_files(head):
         raise _playlist_refusal(path)
 
 
 def _playlist_refusal(path: str) -> CommandError:
-    return CommandError(
-        f"reading {path} is refused: it is a playlist, manifest or concat list (HLS, DASH or "
-        "ffconcat), which makes FFmpeg open the files it names, and while confined every file "
-        "read must be checked against the roots; import the media files themselves.")
+    return CommandError(f"reading {shown(path)} is refused: {PLAYLIST_REASON}; import the media "
+                        "files themselves.")
 
 
 def _inside_checked_folder(engine, pattern: str) -> bool:

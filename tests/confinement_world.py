@@ -17,6 +17,8 @@ import av
 import numpy as np
 import skia
 
+from supervisor.engine import Engine
+
 SECRET = "CANARY-SECRET-7f3a"  # the outside files' content: no reply may ever hold it
 
 
@@ -24,6 +26,11 @@ def png_bytes(width: int = 8, height: int = 8, color: int = 0xFF20C0F0) -> bytes
     surface = skia.Surface(width, height)
     surface.getCanvas().clear(color)
     return bytes(surface.makeImageSnapshot().encodeToData())
+
+
+def ppm_bytes(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
+    """A binary PPM: a picture FFmpeg reads (through its image2 demuxer), Skia does not."""
+    return b"P6\n%d %d\n255\n" % (width, height) + bytes(rgb) * (width * height)
 
 
 def write_clip(path: str, frames: int = 5, format: str = "mpegts",
@@ -111,7 +118,55 @@ def build_world(base: str) -> World:
     with open(join(world.read, "list.mov"), "w") as handle:  # ffconcat, whatever its name
         handle.write("ffconcat version 1.0\nfile outdir/clip.ts\n")
     os.link(join(outside, "hard_target2.txt"), join(write, "hard2.txt"))
+    build_ffmpeg_inputs(world)
     return world
+
+
+OUTSIDE_RGB = (255, 0, 0)  # the outside picture's colour: no preview or saved frame may show it
+INSIDE_RGB = (0, 255, 0)  # the picture whose name is an FFmpeg pattern, inside the read root
+# What a DASH manifest names (FFmpeg would open it); the comment hides the <MPD from a check of
+# the first bytes alone, the whitespace pushes it past them.
+MPD = ('<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" '
+       'profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet>'
+       '<Representation id="1" bandwidth="1"><BaseURL>{}</BaseURL></Representation>'
+       '</AdaptationSet></Period></MPD>\n')
+
+
+def build_ffmpeg_inputs(world: World) -> None:
+    """Footage whose one name makes FFmpeg open other files: `img/f%d.ppm` (a file by that
+    name, inside) beside `img/f1.ppm`, a link to an outside picture that FFmpeg's image2
+    demuxer would open in its place; and DASH manifests named like videos."""
+    join = os.path.join
+    folder = join(world.read, "img")
+    os.makedirs(folder, exist_ok=True)
+    with open(join(world.outside, "secret.ppm"), "wb") as handle:
+        handle.write(ppm_bytes(16, 16, OUTSIDE_RGB))
+    with open(join(folder, "f%d.ppm"), "wb") as handle:
+        handle.write(ppm_bytes(8, 8, INSIDE_RGB))
+    os.symlink(join(world.outside, "secret.ppm"), join(folder, "f1.ppm"))
+    manifest = MPD.format(join(world.outside, "clip.ts"))
+    with open(join(world.read, "manifest.mp4"), "w") as handle:
+        handle.write("<!-- packaged for the web -->" + manifest)
+    with open(join(world.read, "spaced.mp4"), "wb") as handle:
+        handle.write(b"\xef\xbb\xbf" + b" " * 100 + manifest.encode())
+    write_clip(join(world.read, "stand_in.ts"))
+
+
+def write_crafted_project(world: World, project: str, footage_path: str) -> None:
+    """A project as a crafted file (or one from before confinement) can be: its comp `Leak`
+    (16x16) shows one video footage item at `footage_path`, whatever that file is. Made with
+    the engine from an ordinary clip, then the clip's path swapped for `footage_path`."""
+    engine = Engine()
+    engine.run("comp.new", {"name": "Leak", "width": 16, "height": 16, "frameRate": 10,
+                            "duration": 0.1})
+    engine.run("layer.add", {"comp": "Leak", "type": "video",
+                             "path": os.path.join(world.read, "stand_in.ts")})
+    engine.run("project.save", {"path": project})
+    with open(project) as handle:
+        document = json.load(handle)
+    document["footage"][0]["path"] = footage_path
+    with open(project, "w") as handle:
+        json.dump(document, handle)
 
 
 class Footprint:

@@ -132,3 +132,47 @@ def test_footage_replace_reprobes_and_remove_refuses_while_shown(tmp_path):
     assert engine.run("footage.remove", {"footage": footage["id"]})["removed"] == footage["id"]
     with pytest.raises(CommandError, match="the project has no footage"):
         engine.run("footage.remove", {"footage": footage["id"]})
+
+
+def ppm(path, width, height, rgb):
+    path.write_bytes(b"P6\n%d %d\n255\n" % (width, height) + bytes(rgb) * (width * height))
+
+
+def test_a_name_ffmpeg_would_read_as_a_frame_pattern_is_imported_as_that_one_file(tmp_path):
+    """FFmpeg's image2 would open f1.ppm for `f%d.ppm`; footage is the file named."""
+    ppm(tmp_path / "f%d.ppm", 8, 4, (0, 255, 0))
+    ppm(tmp_path / "f1.ppm", 16, 16, (255, 0, 0))
+    result = Engine().run("footage.import", {"path": str(tmp_path / "f%d.ppm")})
+    assert (result["kind"], result["width"], result["height"]) == ("video", 8, 4)
+
+
+def test_a_missing_file_named_like_an_ffmpeg_pattern_says_how_a_sequence_is_named(tmp_path):
+    with pytest.raises(CommandError, match=r"sequence is named with \[####\], not %04d"):
+        Engine().run("footage.import", {"path": str(tmp_path / "shot_%04d.exr")})
+
+
+@pytest.mark.parametrize("name,content", [
+    ("list.mov", "ffconcat version 1.0\nfile clip.avi\n"),
+    ("play.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:0.5,\nclip.avi\n#EXT-X-ENDLIST\n"),
+    ("web.mp4", "<!-- packaged --><MPD><BaseURL>clip.avi</BaseURL></MPD>\n"),
+], ids=["ffconcat", "hls", "dash"])
+def test_footage_that_names_other_files_is_refused_in_every_session(tmp_path, name, content):
+    """FFmpeg would open clip.avi through these; a footage item is the one file it names."""
+    write_video(tmp_path / "clip.avi")
+    (tmp_path / name).write_text(content)
+    with pytest.raises(CommandError, match=f"cannot import .*{name}: it is a playlist, manifest "
+                                           r"or concat list \(HLS, DASH or ffconcat\)"):
+        Engine().run("footage.import", {"path": str(tmp_path / name)})
+
+
+def test_a_file_ffmpeg_reads_with_a_demuxer_not_meant_for_footage_is_refused(tmp_path):
+    """A WAV holds no picture, and FFmpeg's wav demuxer is not on the footage allow-list."""
+    with av.open(str(tmp_path / "tone.wav"), "w") as container:
+        stream = container.add_stream("pcm_s16le", rate=8000)
+        frame = av.AudioFrame.from_ndarray(np.zeros((1, 800), np.int16), format="s16",
+                                           layout="mono")
+        frame.sample_rate = 8000
+        for packet in stream.encode(frame):
+            container.mux(packet)
+    with pytest.raises(CommandError, match="a demuxer that rendervisor does not use for footage"):
+        Engine().run("footage.import", {"path": str(tmp_path / "tone.wav")})

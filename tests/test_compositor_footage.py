@@ -10,6 +10,7 @@ import pytest
 import skia
 
 from tests.compositor_documents import comp, document, footage_item, layer
+from tests.confinement_world import write_clip
 from workers.compositor import FootageCache, render_frame
 
 FPS = 30
@@ -220,3 +221,26 @@ def test_video_that_skips_frames_keeps_showing_the_frame_before_the_gap(tmp_path
     for time_index, shown in ((0, 0), (2, 2), (3, 2), (4, 2), (5, 5), (6, 6), (9, 6), (3, 2)):
         color = video_color(doc, time_index / FPS, cache)
         assert (color == frame_color(shown)).all(), (time_index, shown)
+
+
+@pytest.mark.parametrize("name,content,segment", [
+    ("list.mov", "ffconcat version 1.0\nfile segment.mp4\n", "segment.mp4"),
+    ("play.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:0.5,\nsegment.ts\n"
+                  "#EXT-X-ENDLIST\n", "segment.ts"),  # MPEG-TS, as a playlist's segments are
+], ids=["ffconcat", "hls"])
+def test_a_video_that_is_really_a_list_of_other_files_is_never_followed(tmp_path, name, content,
+                                                                         segment):
+    """The decoder opens the one file a footage item names, with a demuxer that reads no
+    other: a file that became a concat list or a playlist (after any check) is unreadable
+    footage, reported by path, and the clip it lists is never drawn."""
+    if segment.endswith(".mp4"):
+        write_clip(str(tmp_path / segment), format="mp4", codec="libx264")
+    else:
+        write_clip(str(tmp_path / segment))
+    listing = str(tmp_path / name)
+    with open(listing, "w") as handle:
+        handle.write(content)
+    item = footage_item("f1", listing, "video", 32, 32, frameRate=10)
+    frame = render_frame(footage_doc(item, layer_type="video"), "c", 0.0, footage=FootageCache())
+    assert frame.missing == [listing]
+    assert (frame.pixels == [0, 0, 0, 255]).all()  # the comp's black background alone

@@ -233,6 +233,23 @@ CASES = [
         "footage.import", path=r(x, "list.mov")), ["playlist", "list.mov"]),
     ("layer-path-playlist", lambda x: run("layer.add", comp="Main", type="video",
                                           path=r(x, "abs.m3u8")), ["playlist"]),
+    # -- FFmpeg patterns and manifests: one name that FFmpeg would read as other files ---------
+    # (img/f%d.ppm is a file by that name; img/f1.ppm beside it links to an outside picture,
+    # which FFmpeg's image2 demuxer would open instead; the pixels and crafted projects are
+    # checked in tests/test_confinement_ffmpeg_inputs.py)
+    ("import-ffmpeg-frame-pattern", lambda x: run("footage.import", path=r(x, "img", "f%d.ppm")),
+     ["FFmpeg", "f%d.ppm", "[####]"]),
+    ("import-ffmpeg-padded-frame-pattern", lambda x: run(
+        "footage.import", path=r(x, "img", "f%03d.ppm")), ["FFmpeg", "f%03d.ppm"]),
+    ("import-ffmpeg-frame-pattern-in-a-folder-name", lambda x: run(
+        "footage.import", path=r(x, "shot%d", "clip.mp4")), ["FFmpeg", "shot%d"]),
+    ("layer-path-ffmpeg-frame-pattern", lambda x: run(
+        "layer.add", comp="Main", type="video", path=r(x, "img", "f%d.ppm")),
+     ["FFmpeg", "f%d.ppm"]),
+    ("import-dash-manifest-behind-a-comment", lambda x: run(
+        "footage.import", path=r(x, "manifest.mp4")), ["DASH", "manifest.mp4"]),
+    ("import-dash-manifest-behind-a-bom-and-whitespace", lambda x: run(
+        "footage.import", path=r(x, "spaced.mp4")), ["DASH", "spaced.mp4"]),
     # -- batches: steps, and "$N" results carrying a path -------------------------------------
     ("batch-step-outside", lambda x: ("command_batch", {"steps": [
         {"id": "comp.list"},

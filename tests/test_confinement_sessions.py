@@ -15,7 +15,8 @@ import sys
 import pytest
 
 from supervisor.engine import Engine
-from tests.confinement_world import SECRET, Footprint, build_world, reply_text, write_clip
+from tests.confinement_world import (SECRET, Footprint, build_world, reply_text, write_clip,
+                                     write_crafted_project)
 from tests.mcp_process import McpProcess
 
 WRITE_RULE = "outside the write roots"
@@ -210,14 +211,11 @@ def test_an_unconfined_session_keeps_its_defaults(world, tmp_path):
 
 
 def test_stored_footage_that_names_other_files_is_never_drawn(world):
-    """An ffconcat list (named like a video) imported before confinement: FFmpeg would open
-    the file it lists through a link out of the root, so drawing it is refused."""
-    engine = Engine()
-    engine.run("comp.new", {"name": "Main", **SMALL})
-    engine.run("layer.add", {"comp": "Main", "type": "video",
-                             "path": os.path.join(world.read, "list.mov")})
+    """An ffconcat list (named like a video) in a crafted project (no session imports one):
+    FFmpeg would open the file it lists through a link out of the root, so drawing it is
+    refused."""
     project = os.path.join(world.write, "stored_playlist.rvproj")
-    engine.run("project.save", {"path": project})
+    write_crafted_project(world, project, os.path.join(world.read, "list.mov"))
     result = one_call_on(world, project, "render_preview", {})
     assert result["isError"] and "playlist" in reply_text(result) and "list.mov" in reply_text(
         result)

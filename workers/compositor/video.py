@@ -10,10 +10,13 @@ seek.
 from __future__ import annotations
 
 import math
+import os
 
 import av
 import numpy as np
 import skia
+
+from protocol.ffmpeg_inputs import OPEN_OPTIONS
 
 # Past this many frames ahead a seek (to the key frame before the target) is cheaper than
 # decoding every frame in between; below it, forward decoding avoids re-decoding a GOP.
@@ -26,7 +29,9 @@ DECODE_ERRORS = (av.FFmpegError, OSError, ValueError)
 class VideoDecoder:
     def __init__(self, path: str):
         self.path = path
-        self.container = av.open(path)
+        # Absolute, so no name is read as a protocol (`file:/elsewhere`); and with
+        # OPEN_OPTIONS, so FFmpeg reads this one file and no other it might name.
+        self.container = av.open(os.path.abspath(path), container_options=OPEN_OPTIONS)
         self.stream = self.container.streams.video[0]
         self.stream.thread_type = "AUTO"
         rate = self.stream.average_rate or self.stream.guessed_rate or 30
