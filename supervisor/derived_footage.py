@@ -26,6 +26,7 @@ from supervisor.commands.footage import import_footage
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
 from supervisor.engine import copy_document
+from supervisor.render_inputs import find_overwrite
 from supervisor.render_plan import missing_footage, single_item_plan
 
 # Default outputs beside the project (the format adds its extension, a sequence its frame
@@ -39,7 +40,8 @@ def pre_render(service, engine, params: dict, ctx: Any) -> dict:
     output = params.get("output", PRE_RENDER_OUTPUT)
     fmt = params.get("format") or (None if "output" in params else "png")
     comp, path = _render(service, engine, params["comp"], output, fmt, ctx, transparent=True,
-                         label="preRender")
+                         label="preRender", command="render.preRender",
+                         advice="choose another output")
 
     def replace_uses(doc: dict, footage: dict) -> list[str]:
         replaced = []
@@ -57,8 +59,11 @@ def pre_render(service, engine, params: dict, ctx: Any) -> dict:
 
 
 def create_proxy(service, engine, params: dict, ctx: Any) -> dict:
+    # createProxy takes no output, so the advice cannot be to choose another one.
     comp, path = _render(service, engine, params["comp"], PROXY_OUTPUT, "png", ctx,
-                         scale=PROXY_SCALE, label="proxy")
+                         scale=PROXY_SCALE, label="proxy", command="file.createProxy",
+                         advice="re-link that footage with footage.replace, or remove it, "
+                                "then make the proxy again", replaces_proxy=True)
 
     def set_proxy(doc: dict, footage: dict) -> None:
         next(c for c in doc["comps"] if c["id"] == comp["id"])["proxy"] = footage["id"]
@@ -69,8 +74,13 @@ def create_proxy(service, engine, params: dict, ctx: Any) -> dict:
 
 
 def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx: Any, *,
-            label: str, scale: float = 1.0, transparent: bool = False) -> tuple[dict, str]:
-    """Render the whole comp to `output` as the one render; (comp, the output written)."""
+            label: str, command: str, advice: str, scale: float = 1.0,
+            transparent: bool = False, replaces_proxy: bool = False) -> tuple[dict, str]:
+    """Render the whole comp to `output` as the one render; (comp, the output written).
+
+    Never over one of the project's inputs (render_inputs.py: refused naming `command`, with
+    `advice`), except, with `replaces_proxy`, the comp's own proxy: making a proxy again
+    replaces it, and no render reads a proxy (previews may; the next shows the new one)."""
     revision, document = engine.snapshot()
     comp = find_comp(document, comp_ref)
     try:
@@ -88,6 +98,10 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
     frames = frames_of(None, frame_count(comp["duration"], comp["frameRate"]))
     plan = single_item_plan(label, comp, fmt, path, frames, service.pool.capacity("render"),
                             scale=scale, transparent=transparent)
+    spare = [comp["proxy"]] if replaces_proxy and comp.get("proxy") else []
+    overwrite = find_overwrite(document, engine.project_path, plan.files(), spare)
+    if overwrite is not None:
+        raise CommandError(overwrite.sentence(command, advice))
     report = service.run_plans(engine, revision, document, [plan], ctx)
     entry = report["items"][0]
     if entry["status"] != "done":

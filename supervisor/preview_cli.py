@@ -3,7 +3,8 @@
 
 Drawn in this process with the same compositor the workers use (a one-shot command has no
 session to keep responsive, so a worker pool would only add its start-up time). The PNG appears
-at its path only when complete (a temporary, then a rename).
+at its path only when complete (a temporary, then a rename), and never over one of the project's
+inputs (render_inputs.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from supervisor.cli import UsageError
 from supervisor.cli_project import check_writable, open_engine
 from supervisor.commands.lookup import find_comp
 from supervisor.engine import CommandError
+from supervisor.render_inputs import find_overwrite
 
 
 def run(args) -> int:
@@ -33,13 +35,18 @@ def run(args) -> int:
     if not output.lower().endswith(".png"):
         raise UsageError(f"rendervisor preview: --output {args.output} must end in .png.")
     check_writable(output, "preview")
+    _revision, document = engine.snapshot()
+    overwrite = find_overwrite(document, engine.project_path, [output])
+    if overwrite is not None:
+        raise UsageError("rendervisor preview: " + overwrite.sentence(
+            "the preview", "choose another --output"))
 
     from workers.compositor import render_frame
     from workers.exporter import OpenedFiles
     from workers.exporter.image_sequence import write_image
     from workers.render_tasks import encode_png, preview_scale
     scale = preview_scale(comp["width"], comp["height"], args.max_side or 0)
-    frame = render_frame(engine.snapshot()[1], comp["id"], time, scale=scale)
+    frame = render_frame(document, comp["id"], time, scale=scale)
     opened = OpenedFiles()
     try:
         write_image(encode_png(frame.pixels), output, opened)

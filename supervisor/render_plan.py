@@ -10,7 +10,10 @@ The order of decisions is INTERFACE.md's "Output names and formats":
 3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
    an earlier item of this render writes, are left alone (so that earlier item's frames are
    never overwritten, whatever order the workers finish in);
-4. the frames are split into chunks (`split`), video chunks on key frame boundaries, so the
+4. no file an item writes may be an input of the project (its footage, the project file:
+   render_inputs.py); if one is, the whole render is refused with `RenderRefused` as for a
+   clash, naming the item, the input and the file;
+5. the frames are split into chunks (`split`), video chunks on key frame boundaries, so the
    output is the same whatever the worker count.
 
 Reads the disk (does a frame exist?) but never writes to it.
@@ -28,6 +31,7 @@ from protocol.keyframes import frame_count
 from protocol.output_formats import output_format
 from protocol.output_names import expand_comp_name, find_clash, frame_path, planned_output
 from supervisor.footage_probe import is_missing
+from supervisor.render_inputs import ProjectInputs
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
@@ -73,13 +77,21 @@ class ItemPlan:
     def is_sequence(self) -> bool:
         return output_format(self.format).is_sequence
 
+    def files(self) -> list[str]:
+        """The files this plan writes, in output order (none for a video skipped whole)."""
+        if self.is_sequence:
+            return [frame_path(self.output, number) for number in self.frames]
+        return [self.output] if self.frames else []
+
     def summary(self) -> dict:
         return {"item": self.id, "output": self.output}
 
 
 def plan_render(document: dict, item_ids: list[str], workers: int,
-                check_write: Callable[[str], None] | None = None) -> list[ItemPlan]:
-    """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash.
+                check_write: Callable[[str], None] | None = None,
+                project_path: str | None = None) -> list[ItemPlan]:
+    """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
+    an output over one of the project's inputs (`document` saved at `project_path`).
 
     `check_write(path)` raises with a sentence when a path may not be written (confinement)."""
     comps = {comp["id"]: comp for comp in document["comps"]}
@@ -92,10 +104,15 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
     if clash is not None:
         raise RenderRefused(clash.message + ".")
     claimed: set[str] = set()  # files earlier items of this render write
+    inputs = ProjectInputs(document, project_path)
     for plan in plans:
         if plan.error:
             continue
         _frames_to_write(plan, claimed)
+        overwrite = inputs.overwrite(plan.files())
+        if overwrite is not None:
+            raise RenderRefused(overwrite.sentence(plan.id, f"give {plan.id} another output",
+                                                   "nothing was rendered"))
         plan.chunks = split(plan, workers)
     return plans
 

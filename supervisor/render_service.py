@@ -1,7 +1,8 @@
 """The session's render service: what renderQueue.render, renderQueue.stop, comp.saveFrameAs,
 render.preRender and file.createProxy do (supervisor/commands/render*.py hand them here).
 
-    renderQueue.render ──► snapshot ──► plan (render_plan.py: refusals, clashes, chunks)
+    renderQueue.render ──► snapshot ──► plan (render_plan.py: refusals, clashes, outputs over
+                                             inputs, chunks)
                                    ──► RenderRun (render_run.py: chunks over render workers)
        wait true:  runs on the calling lane thread, progress and cancel through its ctx
        wait false: runs on a thread of its own; renderQueue.stop or Session.close stop it
@@ -99,7 +100,8 @@ class RenderService:
         workers = self.pool.capacity("render") or 1
         try:
             return plan_render(document, ids, workers,
-                               lambda path: engine.check_path(path, "write"))
+                               lambda path: engine.check_path(path, "write"),
+                               engine.project_path)
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 

@@ -3,8 +3,9 @@
 Now: the frame is drawn and written on the preview worker, which is always warm and never
 busy with the render queue, so a still does not wait behind (or count as) a running render.
 It goes through the same chunk task and the same cleanup as a render's frames: a temporary
-renamed into place, removed on cancel. Queued: a png item of that one frame, named by the
-queue's rules (two stills of one comp at different times keep one pattern, two files).
+renamed into place, removed on cancel; and, like every render, never over one of the
+project's inputs (render_inputs.py). Queued: a png item of that one frame, named by the queue's
+rules (two stills of one comp at different times keep one pattern, two files).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from protocol.keyframes import frame_count
 from protocol.output_names import expand_comp_name, frame_path, project_folder, split_extension
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
+from supervisor.render_inputs import find_overwrite
 from supervisor.render_plan import missing_footage, single_item_plan
 from supervisor.render_run import RenderRun
 from supervisor.tools.registry import Cancelled
@@ -38,6 +40,9 @@ def save_frame_as(service, engine, params: dict, ctx: Any) -> dict:
                 "comp": comp["name"], "time": time, "frame": number}
     path = still_path(engine, comp, number, params.get("path"))
     engine.check_path(path, "write")
+    overwrite = find_overwrite(document, engine.project_path, [path])
+    if overwrite is not None:
+        raise CommandError(overwrite.sentence("comp.saveFrameAs", "choose another path"))
     missing = missing_footage(document, comp)
     if missing:
         raise CommandError(f"the frame was not saved: comp {comp['name']!r} uses footage that "

@@ -61,6 +61,12 @@ class World:
     def outsides(self) -> list[str]:
         return [self.outside, self.read2, self.write2]
 
+    @property
+    def inputs(self) -> str:
+        """Footage inside the write root (build_inputs): writable, so only the rule that a
+        render never writes over its own inputs protects it."""
+        return os.path.join(self.write, "inputs")
+
 
 def build_world(base: str) -> World:
     join = os.path.join
@@ -167,6 +173,20 @@ def write_crafted_project(world: World, project: str, footage_path: str) -> None
     document["footage"][0]["path"] = footage_path
     with open(project, "w") as handle:
         json.dump(document, handle)
+def build_inputs(world: World) -> None:
+    """Footage for the outputs-over-inputs cases, in `world.inputs`: a video, a still and an
+    image sequence (frames 1-3), a hard link to the video beside them, and a link to the
+    folder from the write root (`inputs_link`)."""
+    join = os.path.join
+    os.makedirs(world.inputs)
+    write_clip(join(world.inputs, "clip.mp4"), format="mp4", codec="mpeg4")
+    with open(join(world.inputs, "still.png"), "wb") as handle:
+        handle.write(png_bytes(color=0xFF3366CC))
+    for number in (1, 2, 3):
+        with open(join(world.inputs, f"plate_{number:04d}.png"), "wb") as handle:
+            handle.write(png_bytes(color=0xFF00AA00 + number))
+    os.link(join(world.inputs, "clip.mp4"), join(world.inputs, "hard_clip.mp4"))
+    os.symlink(world.inputs, join(world.write, "inputs_link"))
 
 
 class Footprint:

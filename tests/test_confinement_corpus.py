@@ -3,8 +3,9 @@ the engine commands alike, through a real `rendervisor mcp --read-root R --write
 
 Each case is its own test id. Every case checks the reply (a refusal names the rule and the
 path) and then the file system: nothing outside the roots was created, changed or removed (the
-footprint of the outside folders: content, size, mtime, inode, listing), and no reply ever
-carries the outside files' secret. One server serves the whole module: the cases are refusals
+footprint of the outside folders: content, size, mtime, inode, listing), nor the footage
+inside the write root that renders must never write over, and no reply ever carries the
+outside files' secret. One server serves the whole module: the cases are refusals
 (or writes inside the write root), so none depends on another's leftovers.
 """
 
@@ -15,7 +16,7 @@ import os
 import pytest
 
 from supervisor.engine import Engine
-from tests.confinement_world import SECRET, Footprint, build_world, reply_text
+from tests.confinement_world import SECRET, Footprint, build_inputs, build_world, reply_text
 from tests.encoder_option_attacks import ATTACKS, aimed
 from tests.mcp_process import McpProcess
 
@@ -32,6 +33,7 @@ def world(tmp_path_factory):
     engine.run("footage.import", {"path": os.path.join(world.outside, "secret.png")})
     engine.run("project.save", {"path": os.path.join(world.read, "crafted.rvproj")})
     engine.run("project.save", {"path": os.path.join(world.outside, "other.rvproj")})
+    build_inputs(world)
     return world
 
 
@@ -44,6 +46,17 @@ def server(world):
     assert not result.get("isError"), result
     result = process.run("command_run", {"id": "renderQueue.add", "params": {
         "comp": "Main", "output": os.path.join(world.write, "ok.mp4")}})
+    assert not result.get("isError"), result
+    result = process.run("command_batch", {"steps": [  # a comp showing the inputs' footage
+        {"id": "comp.new", "params": {"name": "Inputs", "width": 32, "height": 32,
+                                      "frameRate": 10, "duration": 0.3}},
+        {"id": "layer.add", "params": {"comp": "Inputs", "type": "video",
+                                       "path": i(world, "clip.mp4")}},
+        {"id": "layer.add", "params": {"comp": "Inputs", "type": "image",
+                                       "path": i(world, "still.png")}},
+        {"id": "footage.import", "params": {"path": i(world, "plate_[####].png")}},
+        {"id": "layer.add", "params": {"comp": "Inputs", "type": "video",
+                                       "footage": "$3.footage"}}]})
     assert not result.get("isError"), result
     yield process
     process.stop()
@@ -59,6 +72,19 @@ def w(world, *parts):  # a path in the write root
 
 def r(world, *parts):  # a path in the read root
     return os.path.join(world.read, *parts)
+
+
+def i(world, *parts):  # a path in the inputs folder (footage in the write root)
+    return os.path.join(world.inputs, *parts)
+
+
+def render_over(world, output, **params):
+    """Queue an item of comp Inputs writing `output`, render, and take the item out again
+    (whatever the render did), so no case leaves an item behind for the next."""
+    return "command_batch", {"stop_on_error": False, "steps": [
+        {"id": "renderQueue.add", "params": {"comp": "Inputs", "output": output, **params}},
+        {"id": "renderQueue.render"},
+        {"id": "renderQueue.remove", "params": {"item": "$0.item"}}]}
 
 
 def run(command_id, **params):
@@ -250,6 +276,25 @@ CASES = [
         "footage.import", path=r(x, "manifest.mp4")), ["DASH", "manifest.mp4"]),
     ("import-dash-manifest-behind-a-bom-and-whitespace", lambda x: run(
         "footage.import", path=r(x, "spaced.mp4")), ["DASH", "spaced.mp4"]),
+    # -- outputs over inputs: footage in the write root, which only that rule protects -------
+    ("queue-video-over-its-footage", lambda x: render_over(x, i(x, "clip.mp4")),
+     ["footage 'clip.mp4'", "nothing was rendered"]),
+    ("queue-sequence-over-the-footage-frames", lambda x: render_over(
+        x, i(x, "plate_[####].png"), frames="1-2"),
+     ["plate_0001.png (and 1 more)", "footage 'plate_[####].png'"]),
+    ("queue-video-through-a-folder-link-onto-footage", lambda x: render_over(
+        x, w(x, "inputs_link", "clip.mp4")), ["resolves to", "footage 'clip.mp4'"]),
+    ("queue-video-onto-a-hard-link-of-footage", lambda x: render_over(
+        x, i(x, "hard_clip.mp4")), ["a hard link to", "footage 'clip.mp4'"]),
+    ("still-over-its-image-footage", lambda x: run("comp.saveFrameAs", comp="Inputs",
+                                                   path=i(x, "still.png")),
+     ["footage 'still.png'", "nothing was written"]),
+    ("still-through-a-folder-link-onto-footage", lambda x: run(
+        "comp.saveFrameAs", comp="Inputs", path=w(x, "inputs_link", "still.png")),
+     ["resolves to", "footage 'still.png'"]),
+    ("prerender-over-its-footage", lambda x: run("render.preRender", comp="Inputs",
+                                                 output=i(x, "clip.mp4")),
+     ["footage 'clip.mp4'", "nothing was written"]),
     # -- batches: steps, and "$N" results carrying a path -------------------------------------
     ("batch-step-outside", lambda x: ("command_batch", {"steps": [
         {"id": "comp.list"},
@@ -292,10 +337,12 @@ def test_attack(case, world, server):
     name, arguments, expected = case
     tool, args = arguments(world)
     before = Footprint(world.outsides(), listed=(world.base, "/"))
+    inputs = Footprint([world.inputs])  # inside, but no case may change them either
     result = server.run(tool, args)
     text = reply_text(result)
     after = Footprint(world.outsides(), listed=(world.base, "/"))
     assert before.changes(after) == [], f"{name} changed files outside the roots"
+    assert inputs.changes(Footprint([world.inputs])) == [], f"{name} changed its own inputs"
     assert SECRET not in text, f"{name} read an outside file: {text[:300]}"
     if expected is None:
         assert not result.get("isError"), text
