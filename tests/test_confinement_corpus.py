@@ -31,6 +31,8 @@ def world(tmp_path_factory):
     engine.run("footage.import", {"path": os.path.join(world.outside, "secret.png")})
     engine.run("project.save", {"path": os.path.join(world.read, "crafted.rvproj")})
     engine.run("project.save", {"path": os.path.join(world.outside, "other.rvproj")})
+    with open(os.path.join(world.read, "backtrack.txt"), "w") as handle:
+        handle.write("a" * 40 + "!\n")  # hours for a backtracking regex engine
     return world
 
 
@@ -235,6 +237,9 @@ CASES = [
      [READ_RULE, "secret.png"]),
     ("batch-save-outside", lambda x: ("command_batch", {"steps": [
         {"id": "project.save", "params": {"path": o(x, "b.rvproj")}}]}), [WRITE_RULE]),
+    # -- regex: a pattern that backtracks for hours must not hold the server -------------------
+    ("regex-backtracking", lambda x: ("search_files", {"path": x.read, "content": "^(a+)+$"}),
+     None),
     # -- shell ----------------------------------------------------------------------------------
     ("shell", lambda x: ("shell", {"command": f"cat {o(x, 'canary.txt')}"}), ["shell is refused"]),
     # -- allowed, and still nothing outside changes ---------------------------------------------
