@@ -133,3 +133,16 @@ def test_search_files_refuses_a_pattern_too_long_or_too_complex_with_a_sentence(
     too_complex = error_of(server.run("search_files", {"path": str(tmp_path),
                                                        "content": ".{1000}"}))
     assert "instructions" in too_complex and "4,096" in too_complex
+
+
+def test_search_files_numbers_lines_as_read_file_counts_them(server, tmp_path):
+    # A form feed and a lone carriage return end no line for read_file; CRLF ends one.
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(b"one\x0ctwo\r\nthree\rfour\r\nfive\n")
+    found = server.run("search_files", {"path": str(tmp_path), "content": "^five$|four$"})
+    matches = found["structuredContent"]["results"][0]["matches"]
+    assert matches == [{"line": 2, "text": "three\rfour"}, {"line": 3, "text": "five"}]
+    for match in matches:
+        line = text_of(server.run("read_file", {"path": str(path), "offset": match["line"],
+                                                "limit": 1}))
+        assert line.rstrip("\r\n") == match["text"]

@@ -102,19 +102,26 @@ def _refusal(source: str, exc: Exception) -> str:
 def matching_lines(data: bytes, pattern: LinePattern, limit: int,
                    stop: Callable[[], bool]) -> FileMatches:
     """The lines of `data` that `pattern` matches, at most `limit` of them, numbered from 1 as
-    read_file counts them. `stop()` is asked before each line; True ends the search there."""
+    read_file counts them (a line ends at LF; a CR before it is not part of the line).
+    `stop()` is asked before each line; True ends the search there."""
     found = FileMatches()
-    searched = pattern.line_bytes
-    for number, line in enumerate(data.splitlines(), 1):
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()  # the end of the last line, not a line
+    for number, line in enumerate(lines, 1):
         if stop():
             found.finished = False
             break
-        if len(line) > searched:
+        if line.endswith(b"\r"):
+            line = line[:-1]  # sliced, not cut with endpos: `$` must match before the CR
+        end = len(line)
+        if end > pattern.line_bytes:
             found.lines_cut += 1
+            end = pattern.line_bytes
         # endpos rather than a slice: no copy, and `$` does not match where the line was cut.
-        if pattern.regex.search(line, 0, searched):
+        if pattern.regex.search(line, 0, end):
             # A character is at most 4 bytes, so these bytes hold the text's first characters.
-            text = line[:MATCH_TEXT_LIMIT * 4].decode("utf-8", errors="replace")
+            text = line[:min(end, MATCH_TEXT_LIMIT * 4)].decode("utf-8", errors="replace")
             found.matches.append({"line": number, "text": text[:MATCH_TEXT_LIMIT]})
             if len(found.matches) >= limit:
                 break
