@@ -91,12 +91,13 @@ def _refusal(source: str, exc: Exception) -> str:
     try:
         re.compile(source)
     except (re.error, RecursionError, OverflowError, ValueError):
-        return f"content is not a valid regular expression ({reason}); see {SYNTAX}."
-    return (f"content uses syntax RE2 does not have ({reason}): search_files matches with RE2, "
-            "which keeps every search linear in time, so there are no backreferences, "
-            "lookaround, atomic groups or possessive repeats, and no repeat above 1000; match "
-            "the text itself instead (spell out what a backreference repeats, put what a "
-            r"lookaround checks into the pattern, write \Z as \z).")
+        return (f"content is not a regular expression RE2 can compile ({reason}); its syntax "
+                f"is at {SYNTAX}.")
+    return (f"content is a regular expression RE2 cannot run ({reason}): search_files matches "
+            "with RE2, which keeps every search linear in time and so has no backreferences, "
+            "lookaround, atomic groups or possessive repeats, no repeat above 1000 and no huge "
+            "patterns; match the text itself instead (spell out what a backreference repeats, "
+            r"put what a lookaround checks into the pattern, write \Z as \z).")
 
 
 def matching_lines(data: bytes, pattern: LinePattern, limit: int,
