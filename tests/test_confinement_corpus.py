@@ -34,6 +34,8 @@ def world(tmp_path_factory):
     engine.run("project.save", {"path": os.path.join(world.read, "crafted.rvproj")})
     engine.run("project.save", {"path": os.path.join(world.outside, "other.rvproj")})
     build_inputs(world)
+    with open(os.path.join(world.read, "backtrack.txt"), "w") as handle:
+        handle.write("a" * 40 + "!\n")  # hours for a backtracking regex engine
     return world
 
 
@@ -315,6 +317,9 @@ CASES = [
         {"id": "renderQueue.set", "params": {"item": 1, "codecOptions": {
             "x264-params": f"dump-yuv={o(x, 'canary.txt')}"}}},
         {"id": "renderQueue.render"}]}), ["codecOptions", "dump-yuv"]),
+    # -- regex: a pattern that backtracks for hours must not hold the server -------------------
+    ("regex-backtracking", lambda x: ("search_files", {"path": x.read, "content": "^(a+)+$"}),
+     None),
     # -- shell ----------------------------------------------------------------------------------
     ("shell", lambda x: ("shell", {"command": f"cat {o(x, 'canary.txt')}"}), ["shell is refused"]),
     # -- allowed, and still nothing outside changes ---------------------------------------------

@@ -114,3 +114,35 @@ def test_search_files_by_name_and_by_content_with_line_numbers(server, tmp_path)
 def test_search_files_with_a_bad_regex_is_a_sentence(server, tmp_path):
     assert "regular expression" in error_of(server.run("search_files", {
         "path": str(tmp_path), "content": "(unclosed"}))
+
+
+def test_search_files_names_syntax_its_engine_lacks_and_what_to_do_instead(server, tmp_path):
+    (tmp_path / "words.txt").write_text("the the cat\n")
+    for pattern in (r"(\w+) \1", r"cat(?=s)", r"(?<!a)cat", r"cat\Z"):
+        text = error_of(server.run("search_files", {"path": str(tmp_path),
+                                                    "content": pattern}))
+        assert "RE2" in text and "backreferences" in text and "lookaround" in text, text
+        assert "\n" not in text
+
+
+def test_search_files_refuses_a_pattern_too_long_or_too_complex_with_a_sentence(server,
+                                                                               tmp_path):
+    too_long = error_of(server.run("search_files", {"path": str(tmp_path),
+                                                    "content": "a" * 10_001}))
+    assert "10,001 characters" in too_long and "10,000" in too_long
+    too_complex = error_of(server.run("search_files", {"path": str(tmp_path),
+                                                       "content": ".{1000}"}))
+    assert "instructions" in too_complex and "4,096" in too_complex
+
+
+def test_search_files_numbers_lines_as_read_file_counts_them(server, tmp_path):
+    # A form feed and a lone carriage return end no line for read_file; CRLF ends one.
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(b"one\x0ctwo\r\nthree\rfour\r\nfive\n")
+    found = server.run("search_files", {"path": str(tmp_path), "content": "^five$|four$"})
+    matches = found["structuredContent"]["results"][0]["matches"]
+    assert matches == [{"line": 2, "text": "three\rfour"}, {"line": 3, "text": "five"}]
+    for match in matches:
+        line = text_of(server.run("read_file", {"path": str(path), "offset": match["line"],
+                                                "limit": 1}))
+        assert line.rstrip("\r\n") == match["text"]

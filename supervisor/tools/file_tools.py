@@ -9,6 +9,9 @@ Confined, a checked name is not trusted to stay what it was: files and folders a
 and what was opened is checked again (supervisor/checked_files.py), so a symbolic link swapped
 in after the check reads and writes nothing outside the roots. Listing and searching never
 follow a link: a link is listed as a link, and its target is read only if it is inside a root.
+
+Content search matches with RE2 (content_search.py), so no pattern can hold the server; a
+search stops at SEARCH_DEADLINE with what it found, and a cancel ends it between two lines.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ import base64
 import difflib
 import fnmatch
 import os
-import re
 import stat
+import time
 
 from supervisor.checked_files import open_folder, open_to_read, replace_in_folder
 from supervisor.confinement import ConfinementError
+from supervisor.tools.content_search import (FileMatches, LinePattern, compile_pattern,
+                                              matching_lines)
 from supervisor.tools.registry import ToolError, ToolResult, tool
 
 # A file this large must be read in parts (offset/limit): a whole one would not fit any model's
@@ -30,6 +35,12 @@ WHOLE_READ_LIMIT = 10 * 1024 * 1024
 IMAGE_SIGNATURES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"))
 LIST_LIMIT = 5000
 SEARCH_FILE_LIMIT = 10 * 1024 * 1024  # larger files are passed over by content search
+# How long one search_files call may run; past it the call returns what it found, with a note
+# saying where it stopped. A search holds a quick-lane thread as a file read does, and eight
+# searches of a huge tree must not hold every file read for long; a larger value would search
+# bigger trees in one call. Asked between files and between lines (content_search.py bounds
+# how long one line takes).
+SEARCH_DEADLINE = 10.0
 # A NUL byte in a file's first 8 KiB marks it binary, as git and grep decide it.
 BINARY_MARK = b"\x00"
 BINARY_SNIFF = 8192
@@ -274,7 +285,8 @@ def list_dir(args, ctx):
 
 @tool("search_files", "Search files",
       "Find files under a folder by name (pattern: a glob) and/or by content (content: a "
-      "regular expression matched per line); returns files and matching lines with numbers.",
+      "regular expression in RE2 syntax, matched per line); returns files and matching lines "
+      "with numbers. A search stops at a 10 s deadline and returns what it found, with a note.",
       {"path": {"type": "string"}, "pattern": {"type": "string"},
        "content": {"type": "string"},
        "max_results": {"type": "integer", "minimum": 1, "maximum": 10000}},
@@ -284,64 +296,98 @@ def search_files(args, ctx):
     if not os.path.isdir(root):
         raise ToolError(f"{args['path']} is not a folder to search.")
     pattern = args.get("pattern")
-    try:
-        regex = re.compile(args["content"]) if args.get("content") else None
-    except re.error as exc:
-        raise ToolError(f"content is not a valid regular expression: {exc}.") from None
+    content = compile_pattern(args["content"]) if args.get("content") else None
     limit = args.get("max_results", 100)
+    ends = time.monotonic() + SEARCH_DEADLINE
+
+    def out_of_time() -> bool:
+        ctx.check_cancelled()  # a cancel ends the search here, and nothing is answered
+        return time.monotonic() >= ends
+
     results: list[dict] = []
+    cut: dict[str, int] = {}  # file -> lines searched in their start only
     found = 0
     verify = _verified(ctx.session.confinement.check_read)
     try:
         root_fd = open_folder(root, verify)
     except OSError as exc:
         raise _os_error(exc, args["path"], "search") from None
+
+    def answer(truncated: bool, stopped: str | None = None) -> dict:
+        result = {"results": results, "truncated": truncated}
+        notes = ([stopped] if stopped else []) + ([_cut_note(cut, content)] if cut else [])
+        if notes:
+            result["note"] = " ".join(notes)
+        return result
+
     try:
         # fwalk holds each folder open and never descends through a link, so a folder swapped
         # for a link mid-search leads nowhere; files are opened relative to their folder and
         # read only if what was opened is inside a root.
         for folder, dirs, files, folder_fd in os.fwalk(".", dir_fd=root_fd):
             dirs.sort()
+            if out_of_time():
+                return answer(True, _deadline_note(os.path.normpath(os.path.join(root, folder)),
+                                                   part_way=False))
             for name in sorted(files):
+                path = os.path.normpath(os.path.join(root, folder, name))
+                if out_of_time():
+                    return answer(True, _deadline_note(path, part_way=False))
                 if pattern and not fnmatch.fnmatch(name, pattern):
                     continue
-                path = os.path.normpath(os.path.join(root, folder, name))
-                if regex is None:
+                if content is None:
                     results.append({"path": path})
                     found += 1
                 else:
-                    matches = _grep(name, folder_fd, verify, regex, limit - found)
-                    if matches:
-                        results.append({"path": path, "matches": matches})
-                        found += len(matches)
+                    in_file = _grep(name, folder_fd, verify, content, limit - found, out_of_time)
+                    if in_file.matches:
+                        results.append({"path": path, "matches": in_file.matches})
+                        found += len(in_file.matches)
+                    if in_file.lines_cut:
+                        cut[path] = in_file.lines_cut
+                    if not in_file.finished:
+                        return answer(True, _deadline_note(path, part_way=True))
                 if found >= limit:
-                    return {"results": results, "truncated": True}
+                    return answer(True)
     finally:
         os.close(root_fd)
-    return {"results": results, "truncated": False}
+    return answer(False)
 
 
-def _grep(name: str, folder_fd: int, verify, regex: re.Pattern, limit: int) -> list[dict]:
+def _deadline_note(path: str, part_way: bool) -> str:
+    where = (f"part way through {path}; the files after it" if part_way
+             else f"at {path}; it and the files after it")
+    return (f"The search stopped at its {SEARCH_DEADLINE:.0f} s deadline {where} were not "
+            "searched: search a smaller folder, or narrow the files with pattern.")
+
+
+def _cut_note(cut: dict[str, int], content: LinePattern) -> str:
+    lines = sum(cut.values())
+    first = next(iter(cut))
+    where = first if len(cut) == 1 else f"{len(cut)} files, the first {first}"
+    many = lines > 1
+    return (f"{lines} line{'s' if many else ''} longer than {content.line_bytes:,} bytes (in "
+            f"{where}) {'were' if many else 'was'} searched in {'their' if many else 'its'} "
+            f"first {content.line_bytes:,} bytes only, since one line's search is bounded; a "
+            "simpler pattern searches more of each line.")
+
+
+def _grep(name: str, folder_fd: int, verify, content: LinePattern, limit: int,
+          stop) -> FileMatches:
     try:
         fd = open_to_read(name, verify, dir_fd=folder_fd)
     except (OSError, ToolError):
-        return []  # gone, unreadable, or a link leading outside the roots: not searched
+        return FileMatches()  # gone, unreadable, or a link leading outside the roots
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > SEARCH_FILE_LIMIT:
-            return []
+            return FileMatches()
         with os.fdopen(os.dup(fd), "rb") as handle:
             data = handle.read()
     except OSError:
-        return []
+        return FileMatches()
     finally:
         os.close(fd)
     if BINARY_MARK in data[:BINARY_SNIFF]:
-        return []  # binary
-    matches = []
-    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
-        if regex.search(line):
-            matches.append({"line": number, "text": line[:500]})
-            if len(matches) >= limit:
-                break
-    return matches
+        return FileMatches()  # binary
+    return matching_lines(data, content, limit, stop)
