@@ -71,7 +71,7 @@ def create_proxy(service, engine, params: dict, ctx: Any) -> dict:
 def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx: Any, *,
             label: str, scale: float = 1.0, transparent: bool = False) -> tuple[dict, str]:
     """Render the whole comp to `output` as the one render; (comp, the output written)."""
-    revision, document = engine.snapshot()
+    snapshot_id, document = engine.snapshot()
     comp = find_comp(document, comp_ref)
     try:
         fmt = format_for_output(output, fmt)
@@ -88,7 +88,7 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
     frames = frames_of(None, frame_count(comp["duration"], comp["frameRate"]))
     plan = single_item_plan(label, comp, fmt, path, frames, service.pool.capacity("render"),
                             scale=scale, transparent=transparent)
-    report = service.run_plans(engine, revision, document, [plan], ctx)
+    report = service.run_plans(engine, snapshot_id, document, [plan], ctx)
     entry = report["items"][0]
     if entry["status"] != "done":
         raise CommandError(entry.get("error") or f"the {label} render was stopped; nothing "
