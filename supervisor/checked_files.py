@@ -13,12 +13,19 @@ temporary created there with O_EXCL | O_NOFOLLOW; a rename within that same desc
 in place. A link or a hard link standing at the final name is therefore replaced, never written
 through, and the folder cannot be swapped once it is open.
 
+A file that must be a plain file (a project, a status or claim file a watch node reads) is
+opened with O_NONBLOCK and looked at with fstat before a byte is read (`open_regular`): a FIFO
+or a device standing at the name would otherwise block open() or read() forever, in a thread
+that then ignores SIGTERM.
+
 This module must never write by path name after a check, and never follow a link when it
-creates something.
+creates something, and never read from what it opened before knowing it is a regular file
+where one is expected.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
@@ -28,6 +35,9 @@ Verify = Callable[[str], object]  # raises when the real path it is given is not
 
 NEW_FILE_MODE = 0o644
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+# What a name stands for when it is not a regular file, for the sentence that refuses it.
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
 # Longest final name that still leaves room for the temporary's prefix and suffix (NAME_MAX is
 # 255 on Linux file systems); longer names get a short temporary name instead.
 _LONG_NAME = 200
@@ -79,6 +89,38 @@ def open_to_read(path: str, verify: Verify, dir_fd: int | None = None) -> int:
         os.close(fd)
         raise
     return fd
+
+
+class NotRegularFile(OSError):
+    """A name that stands for a folder, a FIFO, a socket or a device where a file was expected;
+    `kind` says which ("a FIFO (named pipe)")."""
+
+    def __init__(self, path: str, kind: str) -> None:
+        super().__init__(errno.EINVAL, f"it is {kind}, not a regular file", path)
+        self.kind = kind
+
+
+def open_regular(path: str, verify: Verify = lambda real: None) -> int:
+    """A read-only descriptor on the regular file at `path` (real path approved by `verify`),
+    opened without waiting (open_to_read) and checked before anything is read from it;
+    NotRegularFile for anything else."""
+    fd = open_to_read(path, verify)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFile(path, next((kind for is_kind, kind in _KINDS if is_kind(mode)),
+                                        "a special file"))
+    return fd
+
+
+def read_small_file(path: str, limit: int) -> bytes:
+    """The bytes of the regular file at `path` (open_regular); OSError for anything else, or
+    when it is longer than `limit` (a record file grown to gigabytes is not read whole)."""
+    with os.fdopen(open_regular(path), "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"it is longer than {limit} bytes", path)
+    return data
 
 
 def temporary_name(name: str) -> str:

@@ -18,6 +18,9 @@ would believe it won). So a takeover first creates `show.rvproj.claim.takeover` 
 only its holder re-reads the claim, checks it is still the stale one, and replaces it
 atomically (a temporary, then rename). A takeover file left by a node that died in those few
 milliseconds is itself removed once older than TAKEOVER_STALE_AFTER.
+
+A claim is read only if it is a regular file, without waiting (checked_files.read_small_file):
+a FIFO at the claim's name reads as an unreadable claim, judged by its age like any other.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ from dataclasses import dataclass
 
 import psutil
 
+from supervisor.checked_files import read_small_file
+
 CLAIM_SUFFIX = ".claim"
 # A live node refreshes its claim this often; a claim untouched for STALE_AFTER is taken over.
 # The gap tolerates a busy file server or a paused VM for minutes before a second node starts
@@ -39,6 +44,8 @@ CLAIM_SUFFIX = ".claim"
 REFRESH_INTERVAL = 15.0
 STALE_AFTER = 300.0
 TAKEOVER_STALE_AFTER = 30.0
+# A claim is a line of JSON; anything longer is not one of ours and is not read whole.
+MAX_CLAIM_BYTES = 64 * 1024
 
 
 def claim_path(project: str) -> str:
@@ -99,8 +106,7 @@ class Refresher:
 def read_claim(path: str) -> dict:
     """The claim's owner, `{}` when it is gone, unreadable or half-written."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            owner = json.load(handle)
+        owner = json.loads(read_small_file(path, MAX_CLAIM_BYTES))
         return owner if isinstance(owner, dict) else {}
     except (OSError, ValueError):
         return {}

@@ -2,7 +2,7 @@
 machine's render workers.
 
     RenderRun (render_run.py, unchanged) ── one thread per cluster thread ──► ClusterPool.run
-        │ client.submit(render_chunk_bytes, payload, <document scattered once per revision>)
+        │ client.submit(render_chunk_bytes, payload, <document scattered once per snapshot>)
         ▼                                          Dask worker (any node, no shared disk)
     bytes back: frames or a video segment  ◄──────  workers/cluster_chunk.py renders the chunk
         │ written here under the exact names chunk_paths gave the chunk (recorded beforehand)
@@ -52,7 +52,7 @@ def require_dask() -> None:
 
 
 class ClusterWorker:
-    """A slot of the cluster as RenderRun sees a worker: the snapshot revision it was sent."""
+    """A slot of the cluster as RenderRun sees a worker: the snapshot id it was sent."""
 
     _numbers = itertools.count(1)
 
@@ -86,7 +86,7 @@ class ClusterPool:
                              f"{address} ({error}); start one with dask scheduler, or use "
                              "--cluster local.") from None
         self.slots = max(1, sum(self.client.nthreads().values()))
-        self._documents: dict[int, Any] = {}  # revision -> the scattered document
+        self._documents: dict[str, Any] = {}  # snapshot id -> the scattered document
 
     # -- what RenderRun uses of a Pool ---------------------------------------------------------
 
@@ -109,10 +109,10 @@ class ClusterPool:
         from workers.cluster_chunk import render_chunk_bytes
         job = dict(payload)
         document = job.pop("document", None)
-        if document is not None and job["revision"] not in self._documents:
+        if document is not None and job["snapshot"] not in self._documents:
             # Sent to every node once, not once per chunk.
-            self._documents[job["revision"]] = self.client.scatter(document, broadcast=True)
-        future = self.client.submit(render_chunk_bytes, job, self._documents[job["revision"]],
+            self._documents[job["snapshot"]] = self.client.scatter(document, broadcast=True)
+        future = self.client.submit(render_chunk_bytes, job, self._documents[job["snapshot"]],
                                     retries=RETRIES, pure=False)
         result = self._wait(future, cancel)
         return self._write(job, result, on_progress or (lambda number: None))

@@ -81,7 +81,7 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
     Never over one of the project's inputs (render_inputs.py: refused naming `command`, with
     `advice`), except, with `replaces_proxy`, the comp's own proxy: making a proxy again
     replaces it, and no render reads a proxy (previews may; the next shows the new one)."""
-    revision, document = engine.snapshot()
+    snapshot_id, document = engine.snapshot()
     comp = find_comp(document, comp_ref)
     try:
         fmt = format_for_output(output, fmt)
@@ -102,7 +102,7 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
     overwrite = find_overwrite(document, engine.project_path, plan.files(), spare)
     if overwrite is not None:
         raise CommandError(overwrite.sentence(command, advice))
-    report = service.run_plans(engine, revision, document, [plan], ctx)
+    report = service.run_plans(engine, snapshot_id, document, [plan], ctx)
     entry = report["items"][0]
     if entry["status"] != "done":
         raise CommandError(entry.get("error") or f"the {label} render was stopped; nothing "

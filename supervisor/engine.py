@@ -9,7 +9,7 @@ way every engine command runs.
   Engine.run(id, params)                 Engine.snapshot()
         │ RLock                                │ RLock
         ▼                                      ▼
-  handler edits engine.doc               (revision, copy of doc)
+  handler edits engine.doc               (snapshot id, copy of doc)
   (supervisor/commands/*)
         └─ before: copy for undo; after: revision += 1
 ```
@@ -17,9 +17,11 @@ way every engine command runs.
 Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot
 (ARCHITECTURE.md, "Rendering"). Undo is snapshot based: before each edit the whole document is
 copied (documents are small: kilobytes), which makes every command undoable by construction and
-lets a failed command be put back exactly. `revision` only ever grows, so (revision, snapshot)
-identifies a document state for the whole session; `nextId` never goes back on undo, so an id is
-never reused.
+lets a failed command be put back exactly. `revision` only ever grows within one engine, but
+every engine starts again from 0 (a watch node opens each project into a new one), so a copy of
+the document kept anywhere (a worker's snapshot, the preview cache) is named by its snapshot id,
+this engine's random identity and the revision together, never by the revision alone; `nextId`
+never goes back on undo, so an id is never reused.
 
 The engine never does file I/O itself; project.open and project.save (supervisor/commands/
 project.py) do.
@@ -32,6 +34,7 @@ import json
 import logging
 import os
 import re
+import secrets
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +75,9 @@ class Engine:
         self.doc: dict = new_document()
         self.revision = 0
         self.saved_revision = 0
+        # With the revision, names a document state wherever a copy of it is kept: revisions
+        # of two engines (two projects a watch node renders one after another) are equal.
+        self.identity = secrets.token_hex(8)
         self.project_path: str | None = None
         # Set by the session that owns rendering; None means renders are refused.
         # Methods: render(engine, params, ctx), stop(engine, params, ctx),
@@ -185,18 +191,23 @@ class Engine:
 
     # -- snapshots, history --------------------------------------------------------------------
 
-    def snapshot(self) -> tuple[int, dict]:
-        """(revision, an independent copy of the document) for a render or a preview.
+    def snapshot(self) -> tuple[str, dict]:
+        """(snapshot id, an independent copy of the document) for a render or a preview.
+
+        The id is the one key of that copy in every cache that keeps one (workers/snapshots.py,
+        supervisor/snapshot_jobs.py, the cluster's scattered documents, the preview cache): no
+        other engine, and no other revision of this one, ever has the same id.
 
         Confined, a snapshot whose footage reads a file outside the roots is refused with
         CommandError: every drawing starts from one, and the worker that draws knows no roots
         (supervisor/footage_reads.py). Checked on the copy, so no later edit can slip past."""
         with self.lock:
-            revision, document = self.revision, copy_document(self.doc)
+            snapshot_id = f"{self.identity}:{self.revision}"
+            document = copy_document(self.doc)
         if self.confined:
             from supervisor.footage_reads import check_document
             check_document(self, document)
-        return revision, document
+        return snapshot_id, document
 
     def record_step(self, label: str, before: dict) -> None:
         """Record an edit made to `doc` since `before`: one undo step, a new revision."""

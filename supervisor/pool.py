@@ -100,7 +100,7 @@ class Worker:
         self.pending: list[dict] = []
         self.pid = self.process.pid
         self.alive = True
-        self.state: dict = {}  # what the supervisor knows this worker caches (e.g. revision)
+        self.state: dict = {}  # what the supervisor knows this worker caches (its snapshot id)
         self.job_group: int | None = None  # the process group of the running shell command
         # Kept for the worker's life: building an epoll set per job cost more than the job's
         # own round trip. A job adds its cancel pipe for its duration.

@@ -17,7 +17,8 @@ import fnmatch
 import glob
 import os
 
-from supervisor.checked_files import Verify, open_folder, open_to_read, replace_in_folder
+from supervisor.checked_files import (NotRegularFile, Verify, open_folder, open_regular,
+                                     replace_in_folder)
 
 from protocol.document import DocumentError, loads
 
@@ -33,18 +34,19 @@ class ProjectFileError(Exception):
 def read_project(path: str, verify: Verify | None = None) -> dict:
     """The checked document saved at `path`; `verify(real_path)` approves the file as opened
     (a confined session's read check), so a link swapped in after the path was checked reads
-    nothing."""
+    nothing. A folder, a FIFO or a device at `path` is refused before a byte is read (a FIFO
+    would wait for a writer forever)."""
     try:
-        size = os.path.getsize(path)
-        if os.path.isdir(path):
-            raise ProjectFileError(f"cannot open {path}: it is a folder, not a project file; "
-                                   "give the path of a .rvproj file.")
-        if size > MAX_PROJECT_BYTES:
-            raise ProjectFileError(f"cannot open {path}: at {size} bytes it is too large to be a "
-                                   "project file; check the path.")
-        fd = open_to_read(path, verify or (lambda real: None))
+        fd = open_regular(path, verify or (lambda real: None))
         with open(fd, "r", encoding="utf-8") as handle:
+            size = os.fstat(fd).st_size
+            if size > MAX_PROJECT_BYTES:
+                raise ProjectFileError(f"cannot open {path}: at {size} bytes it is too large to "
+                                       "be a project file; check the path.")
             text = handle.read()
+    except NotRegularFile as error:
+        raise ProjectFileError(f"cannot open {path}: it is {error.kind}, not a project file; "
+                               "give the path of a .rvproj file.") from None
     except FileNotFoundError:
         raise ProjectFileError(f"cannot open {path}: there is no such file; check the path "
                                "(project.save writes a new one).") from None

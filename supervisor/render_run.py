@@ -71,13 +71,13 @@ class ItemRun:
 
 
 class RenderRun:
-    def __init__(self, pool: Pool, revision: int, document: dict, plans: list[ItemPlan],
+    def __init__(self, pool: Pool, snapshot_id: str, document: dict, plans: list[ItemPlan],
                  on_progress: Callable[[int, int, str], None] | None = None,
                  on_item: Callable[[str, str, float], None] | None = None,
                  kind: str = "render") -> None:
         self.pool = pool
         self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
-        self.revision = revision
+        self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
         self.document = document
         self.items = [ItemRun(plan) for plan in plans]
         self.total = sum(len(item.plan.frames) for item in self.items if not item.finished)
@@ -191,7 +191,7 @@ class RenderRun:
             try:
                 value = run_with_snapshot(
                     self.pool, worker, "render_chunk", chunk_payload(item.plan, chunk),
-                    self.revision, self.document, cancel=self.cancel,
+                    self.snapshot_id, self.document, cancel=self.cancel,
                     on_progress=lambda number: self._frame_written(item, index, number))
             except JobFailed as error:
                 if not worker.alive:

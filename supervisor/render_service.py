@@ -59,7 +59,7 @@ class RenderService:
             raise Cancelled()
         return report
 
-    def start(self, engine, ctx: Any = None, plans=None, revision=None,
+    def start(self, engine, ctx: Any = None, plans=None, snapshot_id=None,
               document=None) -> RenderRun:
         """Take the one render slot and plan the render (the queue's items not yet done, or
         the given `plans`); CommandError if a render runs, nothing is queued, or outputs clash."""
@@ -72,9 +72,9 @@ class RenderService:
                     "with renderQueue.stop.")
             queued = plans is None
             if queued:
-                revision, document = engine.snapshot()
+                snapshot_id, document = engine.snapshot()
                 plans = self._queue_plans(engine, document)
-            run = RenderRun(self.pool, revision, document, plans,
+            run = RenderRun(self.pool, snapshot_id, document, plans,
                             on_progress=ctx.progress if ctx is not None else None,
                             on_item=(lambda item, status, progress: self._item_changed(
                                 engine, item, status, progress)) if queued else None)
@@ -181,10 +181,11 @@ class RenderService:
         from supervisor.derived_footage import create_proxy
         return create_proxy(self, engine, params, ctx)
 
-    def run_plans(self, engine, revision: int, document: dict, plans: list, ctx: Any) -> dict:
+    def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
+                  ctx: Any) -> dict:
         """Render plans that are not queue items (a pre-render, a proxy) from a snapshot, as
         the one render, blocking, with the caller's progress and cancel; the run's report."""
-        run = self.start(engine, ctx, plans, revision, document)
+        run = self.start(engine, ctx, plans, snapshot_id, document)
         if ctx is not None:
             ctx.on_cancel(run.stop)
         try:

@@ -27,7 +27,7 @@ DEFAULT_STILL = "[compName]_[#####].png"
 
 
 def save_frame_as(service, engine, params: dict, ctx: Any) -> dict:
-    revision, document = engine.snapshot()
+    snapshot_id, document = engine.snapshot()
     comp = _comp(document, params.get("comp"))
     time = float(params.get("time", 0.0))
     number = frame_at(comp, time)
@@ -48,7 +48,7 @@ def save_frame_as(service, engine, params: dict, ctx: Any) -> dict:
         raise CommandError(f"the frame was not saved: comp {comp['name']!r} uses footage that "
                            f"is missing: {', '.join(missing)}; re-link it with footage.replace.")
     plan = single_item_plan("still", comp, "png", path, [number], workers=1)
-    run = RenderRun(service.pool, revision, document, [plan], kind="preview")
+    run = RenderRun(service.pool, snapshot_id, document, [plan], kind="preview")
     if ctx is not None:
         ctx.on_cancel(run.stop)
     report = run.run()

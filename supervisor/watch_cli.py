@@ -6,17 +6,22 @@ folder. Beside each project a status file, `NAME.rvproj.status.json`, says what 
 
     {"state": "rendering" | "done" | "failed" | "stopped", "host", "pid", "started",
      "finished", "project": {"mtimeNs", "size"}, "items": [{item, status, output, error?}],
-     "error"?}
+     "error"?, "clashesWith"?}
 
 A project is rendered again only when it changes (its modification time or size differ from
 the status file's `project`) or its last render was stopped; "done" and "failed" are final for
-that version of the file, so a broken project is reported once, not retried forever.
+that version of the file, so a broken project is reported once, not retried forever. A failure
+for an output clash (`clashesWith`) is looked at again every pass: it ends when the other
+project changes, not only this one.
 
-    scan ─► for each candidate: claim (O_EXCL) ─► status still says "to do"? ─► render ─► status
-      └── --once: one scan, then exit;  otherwise: wait POLL_INTERVAL, or a signal, and scan again
+    scan: every project to do, opened, its output files named (supervisor/watch_clashes.py)
+      ─► for each: claim (O_EXCL) ─► status still "to do"? ─► render, or refuse ─► status
+      └── --once: one pass, then exit;  otherwise: wait POLL_INTERVAL, or a signal, and scan
 
-SIGINT or SIGTERM stops the render in progress (its partial outputs removed, its status
-"stopped", its claim released) and exits 130.
+Projects, status and claim files are opened only when they are regular files, and without
+waiting (supervisor/checked_files.py): a FIFO named like a project is one failed project, never
+a node stuck in open() past SIGTERM. SIGINT or SIGTERM stops the render in progress (its
+partial outputs removed, its status "stopped", its claim released) and exits 130.
 """
 
 from __future__ import annotations
@@ -28,13 +33,16 @@ import socket
 import sys
 import threading
 import time
+from dataclasses import dataclass, field
 
+from supervisor.checked_files import read_small_file
 from supervisor.claims import Claim, try_claim
 from supervisor.cli import UsageError
-from supervisor.engine import CommandError
-from supervisor.project_file import ProjectFileError, write_atomically
+from supervisor.engine import CommandError, Engine
+from supervisor.project_file import MAX_PROJECT_BYTES, ProjectFileError, write_atomically
 from supervisor.render_cli import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_signals,
                                    render_queue, start_pool)
+from supervisor.watch_clashes import ProjectClash, find_clashes, project_files
 
 # Seconds between scans of the folder. A dropped project waits at most this long; each scan
 # lists two folder levels and reads small files, cheap even on a network share.
@@ -64,29 +72,44 @@ def version(project: str) -> dict | None:
 
 
 def read_status(project: str) -> dict:
+    """The status file's record; `{}` when it is missing, unreadable or not a regular file (a
+    status file describes a project at most MAX_PROJECT_BYTES long, so it is never longer)."""
     try:
-        with open(status_path(project), encoding="utf-8") as handle:
-            status = json.load(handle)
+        status = json.loads(read_small_file(status_path(project), MAX_PROJECT_BYTES))
         return status if isinstance(status, dict) else {}
     except (OSError, ValueError):
         return {}
 
 
-def to_do(project: str) -> bool:
-    """Whether this version of the project still needs a render: it has queue items (an
-    unreadable file counts, so its error is reported) and no final status."""
-    current = version(project)
-    if current is None:
-        return False
+def to_do(project: str, current: dict) -> bool:
+    """Whether the status file leaves this version of the project to render: no final state
+    recorded for it, or a failure for a clash, which only a pass can judge again."""
     status = read_status(project)
-    if status.get("state") in FINAL_STATES and status.get("project") == current:
-        return False
+    return (status.get("state") not in FINAL_STATES or status.get("project") != current
+            or "clashesWith" in status)
+
+
+@dataclass
+class Pending:
+    """A project this pass would render, opened before any project of the pass renders."""
+    project: str
+    version: dict
+    engine: Engine | None = None  # None: it could not be opened, for `error`
+    error: str | None = None
+    files: set[str] = field(default_factory=set)
+
+
+def opened(project: str, current: dict) -> Pending | None:
+    """The project opened with every item queued again, and the files it would write; None
+    when its queue is empty (nothing to render, nothing to report)."""
     try:
-        with open(project, encoding="utf-8") as handle:
-            queue = json.load(handle).get("renderQueue")
-        return bool(queue) or not isinstance(queue, list)
-    except (OSError, ValueError, AttributeError):
-        return True
+        engine = Engine(project)
+    except CommandError as error:  # unreadable, not a project, a FIFO: reported when claimed
+        return Pending(project, current, error=str(error))
+    if not engine.doc["renderQueue"]:
+        return None
+    requeue(engine)
+    return Pending(project, current, engine, files=project_files(engine.doc))
 
 
 class Watcher:
@@ -107,49 +130,87 @@ class Watcher:
             ctx.cancel()
 
     def scan(self) -> None:
-        for project in candidates(self.folder):
+        pending = self.pending()
+        clashes = find_clashes({entry.project: entry.files for entry in pending
+                                if entry.engine is not None})
+        for entry in pending:
             if self.stopping.is_set():
                 return
-            if to_do(project):
-                claim = try_claim(project)
-                if claim is not None:
-                    try:
-                        self.render_claimed(project, claim)
-                    finally:
-                        claim.release()
+            clash = clashes.get(entry.project)
+            if clash is not None and already_refused(entry, clash):
+                continue  # reported in an earlier pass, still the same: nothing new to say
+            claim = try_claim(entry.project)
+            if claim is None:
+                continue
+            try:
+                # Checked again under the claim: another node may have finished it since our
+                # scan, or the file changed (then the next pass opens the new version).
+                if version(entry.project) == entry.version and \
+                        to_do(entry.project, entry.version):
+                    if clash is not None:
+                        self.refuse(entry, clash.message, clashes_with=clash.other(
+                            entry.project))
+                    elif entry.error is not None:
+                        self.refuse(entry, entry.error)
+                    else:
+                        self.render_claimed(entry, claim)
+            finally:
+                claim.release()
 
-    def render_claimed(self, project: str, claim: Claim) -> None:
-        # Checked again under the claim: another node may have finished it since our scan.
-        if not to_do(project):
-            return
-        from supervisor.engine import Engine
+    def pending(self) -> list[Pending]:
+        found = []
+        for project in candidates(self.folder):
+            if self.stopping.is_set():
+                break
+            current = version(project)
+            if current is not None and to_do(project, current):
+                entry = opened(project, current)
+                if entry is not None:
+                    found.append(entry)
+        return found
+
+    def refuse(self, entry: Pending, error: str, clashes_with: str | None = None) -> None:
+        """Record a project that is not rendered: one line, and a failed status."""
+        now = time.time()
+        status = {**self.new_status(entry, now), "state": "failed", "finished": now,
+                  "error": error}
+        if clashes_with is not None:
+            status["clashesWith"] = clashes_with
+        self.finish(entry.project, status)
+
+    def render_claimed(self, entry: Pending, claim: Claim) -> None:
         from supervisor.tools.registry import CallContext, Cancelled
-        status = {"state": "rendering", "host": socket.gethostname(), "pid": os.getpid(),
-                  "started": time.time(), "project": version(project)}
+        project = entry.project
+        status = self.new_status(entry, time.time())
         self.write_status(project, status)
         self.say(f"rendering {project}")
         with claim.refreshing():
             try:
-                engine = Engine(project)
-                requeue(engine)
                 ctx = CallContext(session=None)
                 with self._lock:
                     self._ctx = ctx
                 if self.stopping.is_set():
                     ctx.cancel()
-                report = render_queue(engine, self.pool, ctx)
+                report = render_queue(entry.engine, self.pool, ctx)
                 if ctx.cancelled.is_set():
                     raise Cancelled()
                 status["items"] = report["items"]
                 status["state"] = "failed" if report["failed"] else "done"
             except Cancelled:
                 status["state"] = "stopped"
-            except CommandError as error:  # unreadable project, outputs that clash
+            except CommandError as error:  # outputs that clash within the project
                 status["state"], status["error"] = "failed", str(error)
             finally:
                 with self._lock:
                     self._ctx = None
         status["finished"] = time.time()
+        self.finish(project, status)
+
+    def new_status(self, entry: Pending, started: float) -> dict:
+        return {"state": "rendering", "host": socket.gethostname(), "pid": os.getpid(),
+                "started": started, "project": entry.version}
+
+    def finish(self, project: str, status: dict) -> None:
         self.write_status(project, status)
         if status["state"] == "failed":
             self.failed += 1
@@ -164,6 +225,12 @@ class Watcher:
 
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
+
+
+def already_refused(entry: Pending, clash: ProjectClash) -> bool:
+    """Whether the status file records this very refusal for this version of the project."""
+    status = read_status(entry.project)
+    return status.get("project") == entry.version and status.get("error") == clash.message
 
 
 def requeue(engine) -> None:

@@ -13,14 +13,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def small_project(path, *, frames: int = 6, width: int = 64, height: int = 36,
-                  queue: list[dict] | None = None, blur: float = 0) -> str:
-    """A comp "Main" (a moving star over a solid, frames/30 s long) saved at `path`, with the
-    given render queue items (renderQueue.add params without comp)."""
+                  queue: list[dict] | None = None, blur: float = 0,
+                  color: str = "#203040") -> str:
+    """A comp "Main" (a moving star over a solid of `color`, frames/30 s long) saved at `path`,
+    with the given render queue items (renderQueue.add params without comp)."""
     engine = Engine()
     run = engine.run
     run("comp.new", {"name": "Main", "width": width, "height": height, "frameRate": 30,
                      "duration": frames / 30})
-    run("layer.add", {"comp": "Main", "type": "solid", "color": "#203040"})
+    run("layer.add", {"comp": "Main", "type": "solid", "color": color})
     run("layer.add", {"comp": "Main", "type": "shape", "shape": "star", "name": "Star",
                       "size": [height / 2, height / 2], "fill": "#ffcc33"})
     for time, x in ((0.0, width * 0.2), (frames / 30, width * 0.8)):

@@ -80,7 +80,7 @@ def heavy_comp(engine, name: str = "Heavy", frames: int = 120) -> str:
 
 def expected_frame(engine, comp: str, number: int, over_black: bool = False) -> np.ndarray:
     """The still renderer's picture of a frame, from the engine's current document."""
-    _revision, document = engine.snapshot()
+    _snapshot_id, document = engine.snapshot()
     comp_doc = next(c for c in document["comps"] if comp in (c["id"], c["name"]))
     pixels = render_frame(document, comp_doc["id"], number / comp_doc["frameRate"]).pixels
     if over_black:

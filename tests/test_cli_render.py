@@ -151,3 +151,14 @@ def test_commands_piped_into_a_reader_that_leaves_early_prints_no_traceback():
     process.stdout.close()  # the reader is gone before the first line, as `| head -0` would be
     err = process.stderr.read()
     assert process.wait(timeout=30) == 0 and "Traceback" not in err
+
+
+def test_a_fifo_given_as_the_project_is_one_line_and_exit_2_without_waiting(tmp_path):
+    fifo = tmp_path / "pipe.rvproj"
+    os.mkfifo(fifo)
+    holder = os.open(fifo, os.O_RDWR)  # a writer that never writes: a read would wait forever
+    try:
+        result = rendervisor("render", fifo, timeout=60)
+    finally:
+        os.close(holder)
+    assert_usage_error(result, "pipe.rvproj", "FIFO")

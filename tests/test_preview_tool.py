@@ -78,6 +78,25 @@ def test_an_edit_makes_a_new_preview(server):
     assert decode_png(after["content"][0]["data"])[90, 160, 1] == 255
 
 
+def test_a_new_or_opened_project_is_never_served_the_previous_ones_preview(server, tmp_path):
+    """The same comp at the same time in another document: the worker's snapshot and the
+    preview cache must both tell the documents apart."""
+    def centre(result):
+        return tuple(decode_png(result["content"][0]["data"])[90, 160, :3])
+
+    build(server)
+    saved = str(tmp_path / "red.rvproj")
+    server.run("command_run", {"id": "project.save", "params": {"path": saved}})
+    assert centre(server.run("render_preview", {"max_side": 0})) == (255, 0, 0)
+    server.run("command_run", {"id": "project.new"})
+    blue = [dict(step) for step in BUILD]
+    blue[1] = {**BUILD[1], "params": {**BUILD[1]["params"], "color": "#0000ff"}}
+    assert server.run("command_batch", {"steps": blue})["structuredContent"]["failed"] == 0
+    assert centre(server.run("render_preview", {"max_side": 0})) == (0, 0, 255)
+    server.run("command_run", {"id": "project.open", "params": {"path": saved}})
+    assert centre(server.run("render_preview", {"max_side": 0})) == (255, 0, 0)
+
+
 def test_a_preview_of_an_unknown_comp_is_an_error_naming_the_comps(server):
     build(server)
     result = server.run("render_preview", {"comp": "Nope"})

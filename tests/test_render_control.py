@@ -119,7 +119,7 @@ def test_a_second_render_is_refused_every_way(session, tmp_path):
 def test_an_edit_during_a_render_does_not_change_it(session, tmp_path):
     engine = session.engine
     queue(engine, "Heavy", tmp_path / "h_[####].png", frames="0-23")
-    _revision, snapshot = engine.snapshot()
+    _snapshot_id, snapshot = engine.snapshot()
     edited = []
 
     def edit_once(progress, total, message):

@@ -115,7 +115,7 @@ def test_a_90_frame_video_is_the_same_file_on_1_2_and_3_workers_and_splits_evenl
             output = tmp_path / str(workers) / "v.mp4"
             made.engine.run("renderQueue.add", {"comp": "Main", "output": str(output),
                                                 "codecOptions": {"preset": "veryfast"}})
-            _revision, document = made.engine.snapshot()
+            _snapshot_id, document = made.engine.snapshot()
             (plan,) = plan_render(document, [document["renderQueue"][0]["id"]], workers)
             interval = keyframe_interval_for(90)
             assert {chunk.keyframe_interval for chunk in plan.chunks} == {interval}

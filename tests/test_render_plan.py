@@ -8,7 +8,7 @@ from tests.engine_projects import engine_with_comp
 
 
 def planned(engine, workers=2, check_write=None):
-    _revision, document = engine.snapshot()
+    _snapshot_id, document = engine.snapshot()
     ids = [item["id"] for item in document["renderQueue"]]
     return plan_render(document, ids, workers, check_write)
 

@@ -12,6 +12,7 @@ import time
 import psutil
 
 from supervisor import claims
+from supervisor.engine import Engine
 from tests.cli_projects import popen, rendervisor, small_project
 
 
@@ -175,3 +176,121 @@ def test_many_nodes_taking_over_one_stale_claim_at_once_leave_exactly_one_winner
             thread.join()
         assert len(won) == 1, f"round {round_}: {len(won)} nodes took the claim over"
         assert json.loads(open(claims.claim_path(project)).read())["token"] == won[0]
+
+
+COLOURS = {"red": (255, 0, 0), "blue": (0, 0, 255), "green": (0, 255, 0)}
+
+
+def test_each_project_renders_its_own_content_on_one_shared_worker(tmp_path):
+    """Every project opens at the same revision; one worker must not keep the first one's."""
+    from tests.render_sessions import read_png
+    for name, rgb in COLOURS.items():
+        small_project(tmp_path / f"{name}.rvproj", frames=2, color="#%02x%02x%02x" % rgb,
+                      queue=[{"output": f"{name}_[##].png", "format": "png"}])
+    result = rendervisor("watch", tmp_path, "--once", "--workers", "1")
+    assert result.returncode == 0, result.stdout + result.stderr
+    for name, rgb in COLOURS.items():
+        for number in (0, 1):
+            pixels = read_png(str(tmp_path / f"{name}_{number:02d}.png"))
+            # The corner is the solid's; the star moves across the middle.
+            assert tuple(pixels[0, 0, :3]) == rgb, f"{name}_{number:02d}.png"
+
+
+def make_fifo(path):
+    os.mkfifo(path)
+    return str(path)
+
+
+def test_a_fifo_named_like_a_project_is_reported_and_the_real_project_renders(tmp_path):
+    fifo = make_fifo(tmp_path / "a_pipe.rvproj")  # sorted first: it must not hold up the rest
+    project = small_project(tmp_path / "b_real.rvproj", frames=3,
+                            queue=[{"output": "b_real_[##].png", "format": "png"}])
+    node = popen("watch", tmp_path, "--once", "--workers", "1")
+    try:
+        out, err = node.communicate(timeout=90)
+    finally:
+        node.kill()
+    assert node.returncode == 1 and "Traceback" not in err, out + err
+    [report] = [line for line in out.splitlines() if fifo in line]
+    assert report.startswith(f"failed {fifo}: ") and "FIFO" in report
+    assert f"done {project}" in out
+    assert len(frames_of(project)) == 3
+    assert json.loads(open(fifo + ".status.json").read())["state"] == "failed"
+    # Reported once: this version of the odd file is not looked at again.
+    again = rendervisor("watch", tmp_path, "--once", timeout=90)
+    assert again.returncode == 0 and again.stdout == "", again.stdout + again.stderr
+
+
+def state_of(project):
+    path = project + ".status.json"
+    if not os.path.isfile(path):  # missing, or still the FIFO the test put there
+        return None
+    try:
+        return json.loads(open(path).read())["state"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def test_sigterm_stops_a_watch_node_promptly_with_a_fifo_in_the_folder(tmp_path):
+    make_fifo(tmp_path / "pipe.rvproj")
+    project = small_project(tmp_path / "shot.rvproj", frames=3,
+                            queue=[{"output": "s_[##].png", "format": "png"}])
+    make_fifo(project + ".status.json")  # an odd status file too
+    node = popen("watch", tmp_path, "--workers", "1")
+    try:
+        deadline = time.monotonic() + 30
+        while state_of(project) != "done" and time.monotonic() < deadline:
+            time.sleep(0.2)
+        started = time.monotonic()
+        node.send_signal(signal.SIGTERM)
+        out, err = node.communicate(timeout=30)
+    finally:
+        node.kill()
+    assert node.returncode == 130 and "Traceback" not in err
+    assert time.monotonic() - started < 10
+    assert state_of(project) == "done", out + err
+
+
+def test_a_fifo_in_place_of_a_claim_file_does_not_hang_the_node(tmp_path):
+    project = small_project(tmp_path / "p.rvproj", frames=3,
+                            queue=[{"output": "p_[##].png", "format": "png"}])
+    make_fifo(claims.claim_path(project))
+    result = rendervisor("watch", tmp_path, "--once", timeout=90)
+    # A claim that cannot be read is judged by its age alone: a fresh one is left alone.
+    assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
+    assert frames_of(project) == []
+
+
+def test_two_projects_naming_one_output_are_refused_and_nothing_is_clobbered(tmp_path):
+    shared = {"output": "out_[##].png", "format": "png"}  # both in one folder: the same files
+    first = small_project(tmp_path / "first.rvproj", frames=2, color="#ff0000", queue=[shared])
+    second = small_project(tmp_path / "second.rvproj", frames=2, color="#0000ff",
+                           queue=[shared])
+    other = small_project(tmp_path / "other.rvproj", frames=2,
+                          queue=[{"output": "other_[##].png", "format": "png"}])
+    (tmp_path / "out_00.png").write_bytes(b"an earlier render, kept")
+    result = rendervisor("watch", tmp_path, "--once", "--workers", "1")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stdout
+    assert "rendering " + first not in result.stdout
+    assert "rendering " + second not in result.stdout
+    assert f"done {other}" in result.stdout
+    clashed = str(tmp_path / "out_00.png")
+    for project in (first, second):
+        [line] = [line for line in result.stdout.splitlines() if line.startswith(
+            f"failed {project}: ")]
+        status = json.loads(open(project + ".status.json").read())
+        assert status["state"] == "failed" and status["error"] in line
+        for named in (first, second, clashed):
+            assert named in status["error"]
+    assert (tmp_path / "out_00.png").read_bytes() == b"an earlier render, kept"
+    assert not (tmp_path / "out_01.png").exists()
+    # Reported once, not at every pass; once one project names another output, both render.
+    assert rendervisor("watch", tmp_path, "--once").stdout == ""
+    engine = Engine(second)
+    engine.run("renderQueue.set", {"item": engine.doc["renderQueue"][0]["id"],
+                                   "output": "second_[##].png"})
+    engine.run("project.save", {})
+    rerun = rendervisor("watch", tmp_path, "--once", "--workers", "1")
+    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
+    assert f"done {first}" in rerun.stdout and f"done {second}" in rerun.stdout
+    assert len(frames_of(str(tmp_path / "second.rvproj"))) == 2

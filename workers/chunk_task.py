@@ -26,7 +26,7 @@ from workers.tasks import TaskError, task
 
 @task("render_chunk")
 def render_chunk(job):
-    """Payload: revision (+ document), comp, frames, firstIndex, token, keyframeInterval,
+    """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
     format, output, frameRate, codecOptions, skipExisting, scale, transparent.
     Result: {segment, missing, frames}."""
     spec = job.payload

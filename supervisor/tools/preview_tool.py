@@ -1,8 +1,9 @@
 """render_preview: one frame of a comp as PNG image content, drawn on the preview worker.
 
 The preview worker is separate from the render workers and always warm, so a running render
-never delays a preview. A preview at the same revision, comp, time and size is served from a
-small cache without touching a worker at all.
+never delays a preview. A preview of the same snapshot (`Engine.snapshot`'s id: the engine's
+identity and revision), comp, time and size is served from a small cache without touching a
+worker at all.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _cache(session) -> PreviewCache:
       read_only=True, idempotent=True)
 def render_preview(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
-        revision, document = ctx.session.engine.snapshot()
+        snapshot_id, document = ctx.session.engine.snapshot()
     except CommandError as exc:
         raise ToolError(str(exc)) from None
     if not document["comps"]:
@@ -74,11 +75,11 @@ def render_preview(args, ctx):
     frame = int(round(time * comp["frameRate"]))
     max_side = args.get("max_side", DEFAULT_MAX_SIDE)
     transparent = bool(args.get("transparent", False))
-    key = (revision, comp["id"], time, max_side, transparent)
+    key = (snapshot_id, comp["id"], time, max_side, transparent)
     cache = _cache(ctx.session)
     value = cache.get(key)
     if value is None:
-        value = _render(ctx, document, revision, comp["id"], time, max_side, transparent)
+        value = _render(ctx, document, snapshot_id, comp["id"], time, max_side, transparent)
         cache.put(key, value)
     info = {"comp": comp["name"], "time": time, "frame": frame,
             "width": value["width"], "height": value["height"]}
@@ -89,7 +90,7 @@ def render_preview(args, ctx):
                        {"type": "text", "text": json.dumps(info)}], structured=info)
 
 
-def _render(ctx, document, revision, comp_id, time, max_side, transparent) -> dict:
+def _render(ctx, document, snapshot_id, comp_id, time, max_side, transparent) -> dict:
     pool = ctx.session.pool
     cancel = CancelSignal()
     ctx.on_cancel(cancel.set)
@@ -99,7 +100,7 @@ def _render(ctx, document, revision, comp_id, time, max_side, transparent) -> di
             return run_with_snapshot(pool, worker, "preview",
                                      {"comp": comp_id, "time": time, "max_side": max_side,
                                       "transparent": transparent},
-                                     revision, document, cancel=cancel)
+                                     snapshot_id, document, cancel=cancel)
         finally:
             pool.release(worker)
     except JobFailed as exc:
