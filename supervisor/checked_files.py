@@ -108,9 +108,19 @@ def open_regular(path: str, verify: Verify = lambda real: None) -> int:
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise NotRegularFile(path, next((kind for is_kind, kind in _KINDS if is_kind(mode)),
-                                        "a special file"))
+        raise NotRegularFile(path, kind_of(mode))
     return fd
+
+
+def kind_of(mode: int) -> str:
+    """What a file of `mode` that is not a regular file is, in words ("a FIFO (named pipe)")."""
+    return next((kind for is_kind, kind in _KINDS if is_kind(mode)), "a special file")
+
+
+def special_kind(path: str) -> str:
+    """kind_of the file at `path` (links followed), for a refusal of a name that is not a
+    regular file."""
+    return kind_of(os.stat(path).st_mode)
 
 
 def read_small_file(path: str, limit: int) -> bytes:

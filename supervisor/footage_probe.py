@@ -27,6 +27,7 @@ import skia
 from protocol.ffmpeg_inputs import (OPEN_OPTIONS, SNIFF_BYTES, frame_field, is_playlist_name,
                                     names_other_files)
 from protocol.sequences import is_pattern, pattern_regex, sequence_path
+from supervisor.checked_files import special_kind
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
 # An image sequence carries no rate of its own; this is the one a sequence gets unless the
@@ -53,6 +54,10 @@ def probe(path: str, frame_rate: float | None = None) -> dict:
         field = frame_field(os.path.basename(path))
         hint = f" (an image sequence is named with [####], not {field})" if field else ""
         raise ProbeError(f"cannot import {path}: there is no such file; check the path{hint}.")
+    if not os.path.isfile(path):
+        # Opening a FIFO or a device would wait for a writer that may never come.
+        raise ProbeError(f"cannot import {path}: it is {special_kind(path)}, not a media file; "
+                         "import a regular file.")
     if os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS:
         width, height = _image_size(path)
         return {"name": os.path.basename(path), "path": path, "kind": "image",

@@ -29,7 +29,7 @@ import re
 
 from protocol.ffmpeg_inputs import SNIFF_BYTES, frame_field, is_playlist_name, names_other_files
 from protocol.sequences import is_pattern, pattern_regex
-from supervisor.checked_files import open_to_read
+from supervisor.checked_files import NotRegularFile, open_regular
 from supervisor.commands.registry import CommandError
 from supervisor.confinement import shown
 from supervisor.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON
@@ -114,7 +114,11 @@ def _refuse_playlist(engine, path: str) -> None:
     if is_playlist_name(path):
         raise _playlist_refusal(path)
     try:
-        fd = open_to_read(path, lambda real: engine.check_path(real, "read"))
+        fd = open_regular(path, lambda real: engine.check_path(real, "read"))
+    except NotRegularFile as error:
+        # A FIFO would hold this thread in read() until some writer sent bytes.
+        raise CommandError(f"reading {shown(path)} is refused: it is {error.kind}, not a "
+                           "media file; import a regular file.") from None
     except OSError:
         return  # missing or unreadable: the probe or the render reports it in its own words
     try:

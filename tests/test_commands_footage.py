@@ -176,3 +176,28 @@ def test_a_file_ffmpeg_reads_with_a_demuxer_not_meant_for_footage_is_refused(tmp
             container.mux(packet)
     with pytest.raises(CommandError, match="a demuxer that rendervisor does not use for footage"):
         Engine().run("footage.import", {"path": str(tmp_path / "tone.wav")})
+
+
+@pytest.mark.parametrize("name", ["clip.mp4", "still.png"])
+def test_a_fifo_is_refused_as_footage_without_waiting_for_a_writer(tmp_path, name):
+    """footage.import of a FIFO another process holds open: the probe must not wait in read()
+    for bytes that never come (the quick-lane thread would be lost for good)."""
+    import threading
+    fifo = str(tmp_path / name)
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # a writer that never writes
+    outcome = []
+
+    def import_it():
+        try:
+            Engine().run("footage.import", {"path": fifo})
+            outcome.append("imported")
+        except CommandError as error:
+            outcome.append(str(error))
+
+    thread = threading.Thread(target=import_it, daemon=True)
+    thread.start()
+    thread.join(10)
+    os.close(writer)  # frees a probe that did wait, so a failing run ends
+    thread.join(10)
+    assert outcome and "FIFO" in outcome[0] and name in outcome[0], outcome

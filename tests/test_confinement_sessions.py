@@ -270,3 +270,27 @@ def test_footage_inside_the_roots_previews_and_renders_while_confined(world):
     assert not preview.get("isError"), reply_text(preview)
     assert not render.get("isError") and render["structuredContent"]["completed"] == 1, reply_text(render)
     assert os.path.isfile(os.path.join(world.write, "ok_00.png"))
+
+
+def test_stored_footage_that_is_a_fifo_is_refused_without_waiting_for_a_writer(world):
+    """A crafted project whose footage is a FIFO that another process holds open: the check
+    of what the footage names must not wait for bytes that never come (a quick-lane thread
+    stuck in read() on every preview), so the preview is refused at once, naming the file."""
+    fifo = os.path.join(world.read, "footage_fifo.mp4")
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)  # a writer that never writes
+    try:
+        project = os.path.join(world.write, "stored_fifo.rvproj")
+        write_crafted_project(world, project, fifo)
+        process = confined(world, "--project", project)
+        try:
+            preview = process.call("render_preview", {})
+            ping = process.wait_for(process.request("ping"), timeout=10)
+            result = process.wait_for(preview, timeout=20)["result"]
+        finally:
+            process.stop()
+    finally:
+        os.close(writer)
+    text = reply_text(result)
+    assert result["isError"] and "footage_fifo.mp4" in text and "FIFO" in text, text
+    assert "result" in ping
