@@ -4,7 +4,8 @@ docs/document.md is the schema in words; this module is the same schema in code.
 plain JSON data (dicts, lists, strings, numbers). `load_document` turns untrusted data (a file
 being opened, a snapshot arriving at a worker) into a checked, migrated document with colors in
 their stored form, or raises DocumentError naming the place:
-`comps[2].layers[0].transform.position: expected [x, y], got 5`.
+`comps[2].layers[0].transform.position: expected [x, y], got 5`. A number the document cannot
+hold (protocol/numbers.py) is refused the same way.
 
 Pure: no I/O, no state. Reading and writing files is the supervisor's business.
 """
@@ -20,6 +21,7 @@ from protocol.effects import EFFECTS, default_params
 from protocol.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.keyframes import check_interpolation, is_animated
 from protocol.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
 from protocol.values import check_value, describe, is_number
 
@@ -178,6 +180,10 @@ def load_document(data: Any) -> dict:
     if not isinstance(data, dict):
         raise DocumentError("", f"expected a project object {{\"version\": ..., \"comps\": "
                                 f"[...]}}, got {type(data).__name__}")
+    unusable = unusable_number_in(data)
+    if unusable is not None:
+        where, number = unusable
+        raise DocumentError(where.lstrip("."), unusable_problem(number))
     doc = migrate(copy.deepcopy(data))
     _check_keys(doc, "", required=("version", "name", "nextId", "footage", "comps",
                                    "renderQueue"), optional=())

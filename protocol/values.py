@@ -3,7 +3,8 @@
 The schema validator (loading a document) and the engine commands (editing one) both call
 `check_value(kind, value)`, so a value a command accepts is always one a load accepts, and the
 other way round. Colors come back in their stored `[r, g, b, a]` form. Errors are ValueError with
-a fragment such as `expected [x, y], got 5`; the caller puts the place in front. Pure: no I/O.
+a fragment such as `expected [x, y], got 5`; the caller puts the place in front. A number is
+protocol/numbers.py's: finite, and in range. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -11,16 +12,13 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.colors import COLOR_HINT, normalize_color
+from protocol.numbers import is_number
 
 # A kind is a name in _CHECKERS below, or a tuple of allowed strings (an enum).
 
 GRADIENT_HINT = ('a gradient {"type": "linear", "start": [x, y], "end": [x, y], "stops": '
                  '[[0, COLOR], [1, COLOR]]} or {"type": "radial", "center": [x, y], "radius": '
                  'r, "stops": [...]}')
-
-
-def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def check_value(kind: Any, value: Any) -> Any:
