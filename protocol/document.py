@@ -5,7 +5,8 @@ plain JSON data (dicts, lists, strings, numbers). `load_document` turns untruste
 being opened, a snapshot arriving at a worker) into a checked, migrated document with colors in
 their stored form, or raises DocumentError naming the place:
 `comps[2].layers[0].transform.position: expected [x, y], got 5`. A number the document cannot
-hold (protocol/numbers.py) is refused the same way.
+hold (protocol/numbers.py) and an input past protocol/limits.py's limits are refused the same
+way.
 
 Pure: no I/O, no state. Reading and writing files is the supervisor's business.
 """
@@ -19,8 +20,9 @@ from typing import Any, Callable
 
 from protocol.effects import EFFECTS, default_params
 from protocol.frame_spec import FrameSpecError, parse_frame_spec
-from protocol.keyframes import check_interpolation, is_animated
+from protocol.keyframes import check_interpolation, frame_count, is_animated
 from protocol.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.limits import MAX_COMP_FRAMES, MAX_KEYS
 from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
 from protocol.values import check_value, describe, is_number
@@ -243,6 +245,10 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) ->
     keys = prop["keys"]
     if not isinstance(keys, list) or not keys:
         raise DocumentError(_join(place, "keys"), "expected a non-empty list of keys")
+    if len(keys) > MAX_KEYS:
+        raise DocumentError(_join(place, "keys"), f"has {len(keys):,} keys, over the limit of "
+                                                  f"{MAX_KEYS:,} for one property; use fewer "
+                                                  "(a key on every frame is rarely needed)")
     checked = []
     for index, key in enumerate(keys):
         where = f"{place}.keys[{index}]"
@@ -286,6 +292,9 @@ def _check_comp(comp: Any, place: str) -> dict:
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):
         _expect(comp, key, kind, place)
+    problem = frame_count_problem(comp["duration"], comp["frameRate"])
+    if problem is not None:
+        raise DocumentError(place, problem)
     comp.setdefault("motionBlur", {"enabled": False, "samples": 8, "shutterAngle": 180})
     comp.setdefault("proxy", None)
     blur = comp["motionBlur"]
@@ -300,6 +309,15 @@ def _check_comp(comp: Any, place: str) -> dict:
     comp["layers"] = [check_layer(layer, f"{place}.layers[{i}]")
                       for i, layer in enumerate(comp["layers"])]
     return comp
+
+
+def frame_count_problem(duration: float, frame_rate: float) -> str | None:
+    """Why a comp of `duration` seconds at `frame_rate` may not be (MAX_COMP_FRAMES), or None."""
+    frames = frame_count(duration, frame_rate)
+    if frames <= MAX_COMP_FRAMES:
+        return None
+    return (f"{duration:g} s at {frame_rate:g} fps is {frames:,} frames, over the limit of "
+            f"{MAX_COMP_FRAMES:,} frames for a comp; shorten it or lower its frame rate")
 
 
 def check_layer(layer: Any, place: str) -> dict:

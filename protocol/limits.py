@@ -14,3 +14,28 @@ from __future__ import annotations
 # is 1e300, whose product with a frame rate overflows to Infinity in the renderer's arithmetic.
 # Pixels, seconds, degrees and percents of a real project are many orders of magnitude below.
 MAX_NUMBER = 2 ** 53
+
+# Frames of one comp (duration x frame rate), and so of a render queue item, which renders
+# frames of its comp. Three hours at 60 fps is 648,000. A render plans one entry per frame, and
+# an image sequence one file name per frame (about 250 bytes each, a quarter of a gigabyte at
+# the limit); past it, `comp.new {duration: 1e9, frameRate: 1e6}` would ask for 10**15.
+MAX_COMP_FRAMES = 1_000_000
+
+# Corners of a polygon or star. At the largest comp (16384 px) 10,000 corners are edges of about
+# 5 px, already an ellipse to the eye; drawing them takes about 20 ms, while 10**9 corners grow
+# the preview worker's path past any memory.
+MAX_CORNERS = 10_000
+
+# Points of a path shape. A traced logo outline has hundreds to a few thousand; at 10,000 points
+# zig-zagging across its box, the fill takes about 0.1 s a frame (100,000 take 14 s).
+MAX_PATH_POINTS = 10_000
+
+# Characters of any string: a text layer's text (a long credits roll is a few thousand), and so
+# every name, font and path. At the limit one text layer draws in about 0.3 s; a 10 MB text
+# blocked every preview for minutes.
+MAX_TEXT_LENGTH = 65_536
+
+# Keys of one animated property. A key on every frame of 55 minutes at 30 fps (baked tracking
+# data) is 100,000; each key is evaluated by a scan, so a million would cost every frame that
+# shows the property tens of milliseconds, and the document its whole size limit.
+MAX_KEYS = 100_000
