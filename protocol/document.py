@@ -22,7 +22,7 @@ from protocol.effects import EFFECTS, default_params
 from protocol.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.keyframes import check_interpolation, frame_count, is_animated
 from protocol.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
-from protocol.limits import MAX_COMP_FRAMES, MAX_KEYS
+from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
 from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
 from protocol.values import check_value, describe, is_number
@@ -109,6 +109,22 @@ def numbered_name(base: str, taken: set[str]) -> str:
 def dumps(doc: dict) -> str:
     """The saved form: indented JSON, keys in schema order, one trailing newline."""
     return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def compact(doc: dict) -> str:
+    """The document as compact JSON (ASCII): the form its size is measured in
+    (MAX_DOCUMENT_BYTES, one byte a character) and the form the undo history keeps."""
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+def size_problem(size: int) -> str | None:
+    """Past MAX_DOCUMENT_BYTES, what a document of `size` bytes (its `compact` form) is, to
+    follow "the project is" or "would make the project"; None within it."""
+    if size <= MAX_DOCUMENT_BYTES:
+        return None
+    return (f"{size / 1e6:.1f} MB as compact JSON, over the limit of "
+            f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB for a project; make it smaller (fewer "
+            "keys, shorter texts) or split it into several projects")
 
 
 def loads(text: str) -> dict:
@@ -201,6 +217,9 @@ def load_document(data: Any) -> dict:
                           for i, item in enumerate(doc["renderQueue"])]
     _check_ids(doc)
     _check_references(doc)
+    problem = size_problem(len(compact(doc)))
+    if problem is not None:
+        raise DocumentError("", f"the project is {problem}")
     return doc
 
 

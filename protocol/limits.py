@@ -39,3 +39,15 @@ MAX_TEXT_LENGTH = 65_536
 # data) is 100,000; each key is evaluated by a scan, so a million would cost every frame that
 # shows the property tens of milliseconds, and the document its whole size limit.
 MAX_KEYS = 100_000
+
+# The document's size as compact JSON: what every edit measures, and the form the undo history
+# keeps. A hand-made project is kilobytes; 16 MiB holds about 200,000 animated [x, y] keys. The
+# bound is what keeps a session's memory bounded however many edits grow the document (in
+# memory a document takes five to six times its compact size).
+MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+
+# The size of a project file. The saved form is indented, which makes a document at most about
+# 7 times its compact size (measured on animated gradients, the deepest nesting; 3 times is
+# usual), so 16 times MAX_DOCUMENT_BYTES reopens every project rendervisor saves; past it a
+# mistaken path (a video, a disk image) is refused before it is read into memory whole.
+MAX_PROJECT_BYTES = 16 * MAX_DOCUMENT_BYTES

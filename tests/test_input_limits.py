@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from protocol.limits import (MAX_COMP_FRAMES, MAX_CORNERS, MAX_KEYS, MAX_PATH_POINTS,
-                             MAX_TEXT_LENGTH)
+from protocol.limits import (MAX_COMP_FRAMES, MAX_CORNERS, MAX_DOCUMENT_BYTES, MAX_KEYS,
+                             MAX_PATH_POINTS, MAX_TEXT_LENGTH)
 
 
 def run(server, command: str, params: dict, timeout: float = 60.0) -> tuple[bool, str]:
@@ -148,6 +148,34 @@ def test_keys_past_the_limit_are_refused_and_at_it_accepted(main, tmp_path):
                                           "path": "transform.rotation", "time": 0,
                                           "value": 1})
     assert_still_serving(main, tmp_path)
+
+
+def test_an_edit_past_the_document_size_is_refused_and_changes_nothing(main, tmp_path):
+    # Text keys make bulk cheaply, and in the form the project stores them their size is
+    # known here: 52,000 keys of 300 characters are about 16 MB of compact JSON.
+    def text_keys(count: int) -> dict:
+        return {"keys": [{"time": i, "value": f"{i:07d}" + "t" * 293,
+                          "interpolation": "linear"} for i in range(count)]}
+
+    assert_accepted(main, "layer.add", {"comp": "Main", "type": "text", "text": "a",
+                                        "name": "A"})
+    assert_accepted(main, "layer.add", {"comp": "Main", "type": "text", "text": "b",
+                                        "name": "B"})
+    # Just under the limit, leaving 200 kB for the rest of the project (a few kB):
+    per_key = len(json.dumps(text_keys(60_000), separators=(",", ":"))) / 60_000
+    bulk = text_keys(int((MAX_DOCUMENT_BYTES - 200_000) / per_key))
+    assert_accepted(main, "prop.set", {"comp": "Main", "layer": "A", "path": "text",
+                                       "value": bulk}, timeout=120)
+    revision = assert_accepted(main, "project.info", {})["revision"]
+    assert_refused(main, "prop.set", {"comp": "Main", "layer": "B", "path": "text",
+                                      "value": text_keys(1000)},
+                   "MB", f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB")
+    assert assert_accepted(main, "project.info", {})["revision"] == revision
+    got = assert_accepted(main, "prop.get", {"comp": "Main", "layer": "B", "path": "text"})
+    assert got["value"] == "b" and got["animated"] is False
+    assert_still_serving(main, tmp_path)
+    # what was saved at the limit opens again
+    assert_accepted(main, "project.open", {"path": str(tmp_path / "p.rvproj")}, timeout=120)
 
 
 @pytest.mark.parametrize("poison,words", [
