@@ -21,18 +21,18 @@ MAX_NUMBER = 2 ** 53
 # the limit); past it, `comp.new {duration: 1e9, frameRate: 1e6}` would ask for 10**15.
 MAX_COMP_FRAMES = 1_000_000
 
-# Corners of a polygon or star. At the largest comp (16384 px) 10,000 corners are edges of about
-# 5 px, already an ellipse to the eye; drawing them takes about 20 ms, while 10**9 corners grow
-# the preview worker's path past any memory.
-MAX_CORNERS = 10_000
+# Corners of a polygon or star. A real star has 5 to 50 points, and a polygon of a few hundred is
+# an ellipse to the eye. A star's drawing grows with the square of its corners: 30 ms at 1,000,
+# half a second at 10,000, while 10**9 corners grew the preview worker past any memory.
+MAX_CORNERS = 1_000
 
 # Points of a path shape. A traced logo outline has hundreds to a few thousand; at 10,000 points
 # zig-zagging across its box, the fill takes about 0.1 s a frame (100,000 take 14 s).
 MAX_PATH_POINTS = 10_000
 
 # Characters of any string: a text layer's text (a long credits roll is a few thousand), and so
-# every name, font and path. At the limit one text layer draws in about 0.3 s; a 10 MB text
-# blocked every preview for minutes.
+# every name, font and path. At the limit one text layer draws in about 0.2 s on one line (a
+# million characters take 17 s), so a 10 MB text blocked every preview for minutes.
 MAX_TEXT_LENGTH = 65_536
 
 # Keys of one animated property. A key on every frame of 55 minutes at 30 fps (baked tracking

@@ -146,7 +146,7 @@ def _points(value: Any) -> Any:
             raise ValueError(f"expected at least 3 corners, got {value}")
         if value > MAX_CORNERS:
             raise ValueError(f"asks for {value:,} corners, over the limit of {MAX_CORNERS:,}; "
-                             "use fewer (past a few hundred, use an ellipse)")
+                             "use fewer (a polygon of a few hundred is an ellipse)")
         return value
     if isinstance(value, list) and len(value) > MAX_PATH_POINTS:
         raise ValueError(f"has {len(value):,} points, over the limit of {MAX_PATH_POINTS:,} "
