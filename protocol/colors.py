@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.numbers import is_number
+
 COLOR_HINT = 'a color as [r, g, b], [r, g, b, a] (0..1) or "#rrggbb[aa]"'
 
 
@@ -19,7 +21,7 @@ def normalize_color(value: Any) -> list[float]:
         return _from_hex(value)
     if isinstance(value, (list, tuple)) and len(value) in (3, 4):
         components = list(value)
-        if all(_is_number(c) for c in components):
+        if all(is_number(c) for c in components):
             if any(c < 0 or c > 1 for c in components):
                 raise ValueError(f"expected {COLOR_HINT}, got {list(value)!r}: components "
                                  "must be between 0 and 1")
@@ -48,7 +50,3 @@ def _from_hex(text: str) -> list[float]:
     if len(channels) == 3:
         channels.append(1.0)
     return channels
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)

@@ -4,7 +4,9 @@ docs/document.md is the schema in words; this module is the same schema in code.
 plain JSON data (dicts, lists, strings, numbers). `load_document` turns untrusted data (a file
 being opened, a snapshot arriving at a worker) into a checked, migrated document with colors in
 their stored form, or raises DocumentError naming the place:
-`comps[2].layers[0].transform.position: expected [x, y], got 5`.
+`comps[2].layers[0].transform.position: expected [x, y], got 5`. A number the document cannot
+hold (protocol/numbers.py) and an input past protocol/limits.py's limits are refused the same
+way.
 
 Pure: no I/O, no state. Reading and writing files is the supervisor's business.
 """
@@ -18,8 +20,10 @@ from typing import Any, Callable
 
 from protocol.effects import EFFECTS, default_params
 from protocol.frame_spec import FrameSpecError, parse_frame_spec
-from protocol.keyframes import check_interpolation, is_animated
+from protocol.keyframes import check_interpolation, frame_count, is_animated
 from protocol.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
 from protocol.values import check_value, describe, is_number
 
@@ -107,6 +111,22 @@ def dumps(doc: dict) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+def compact(doc: dict) -> str:
+    """The document as compact JSON (ASCII): the form its size is measured in
+    (MAX_DOCUMENT_BYTES, one byte a character) and the form the undo history keeps."""
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+def size_problem(size: int) -> str | None:
+    """Past MAX_DOCUMENT_BYTES, what a document of `size` bytes (its `compact` form) is, to
+    follow "the project is" or "would make the project"; None within it."""
+    if size <= MAX_DOCUMENT_BYTES:
+        return None
+    return (f"{size / 1e6:.1f} MB as compact JSON, over the limit of "
+            f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB for a project; make it smaller (fewer "
+            "keys, shorter texts) or split it into several projects")
+
+
 def loads(text: str) -> dict:
     """Parse and load a saved project; DocumentError (place "") for text that is not JSON."""
     try:
@@ -178,6 +198,10 @@ def load_document(data: Any) -> dict:
     if not isinstance(data, dict):
         raise DocumentError("", f"expected a project object {{\"version\": ..., \"comps\": "
                                 f"[...]}}, got {type(data).__name__}")
+    unusable = unusable_number_in(data)
+    if unusable is not None:
+        where, number = unusable
+        raise DocumentError(where.lstrip("."), unusable_problem(number))
     doc = migrate(copy.deepcopy(data))
     _check_keys(doc, "", required=("version", "name", "nextId", "footage", "comps",
                                    "renderQueue"), optional=())
@@ -193,6 +217,9 @@ def load_document(data: Any) -> dict:
                           for i, item in enumerate(doc["renderQueue"])]
     _check_ids(doc)
     _check_references(doc)
+    problem = size_problem(len(compact(doc)))
+    if problem is not None:
+        raise DocumentError("", f"the project is {problem}")
     return doc
 
 
@@ -237,6 +264,10 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) ->
     keys = prop["keys"]
     if not isinstance(keys, list) or not keys:
         raise DocumentError(_join(place, "keys"), "expected a non-empty list of keys")
+    if len(keys) > MAX_KEYS:
+        raise DocumentError(_join(place, "keys"), f"has {len(keys):,} keys, over the limit of "
+                                                  f"{MAX_KEYS:,} for one property; use fewer "
+                                                  "(a key on every frame is rarely needed)")
     checked = []
     for index, key in enumerate(keys):
         where = f"{place}.keys[{index}]"
@@ -280,6 +311,9 @@ def _check_comp(comp: Any, place: str) -> dict:
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):
         _expect(comp, key, kind, place)
+    problem = frame_count_problem(comp["duration"], comp["frameRate"])
+    if problem is not None:
+        raise DocumentError(place, problem)
     comp.setdefault("motionBlur", {"enabled": False, "samples": 8, "shutterAngle": 180})
     comp.setdefault("proxy", None)
     blur = comp["motionBlur"]
@@ -294,6 +328,15 @@ def _check_comp(comp: Any, place: str) -> dict:
     comp["layers"] = [check_layer(layer, f"{place}.layers[{i}]")
                       for i, layer in enumerate(comp["layers"])]
     return comp
+
+
+def frame_count_problem(duration: float, frame_rate: float) -> str | None:
+    """Why a comp of `duration` seconds at `frame_rate` may not be (MAX_COMP_FRAMES), or None."""
+    frames = frame_count(duration, frame_rate)
+    if frames <= MAX_COMP_FRAMES:
+        return None
+    return (f"{duration:g} s at {frame_rate:g} fps is {frames:,} frames, over the limit of "
+            f"{MAX_COMP_FRAMES:,} frames for a comp; shorten it or lower its frame rate")
 
 
 def check_layer(layer: Any, place: str) -> dict:

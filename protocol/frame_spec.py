@@ -43,19 +43,34 @@ def parse_frame_spec(spec: str) -> list[tuple[int, int | None]]:
     return ranges
 
 
-def frames_of(spec: str | None, frame_count: int) -> list[int]:
-    """The sorted, unique frames a spec selects in a comp of `frame_count` frames (None: all).
+def frame_ranges(spec: str | None, frame_count: int) -> list[tuple[int, int]]:
+    """The frames a spec selects in a comp of `frame_count` frames (None: all), as sorted,
+    disjoint, inclusive (first, last) ranges: checking a spec, or counting its frames, never
+    builds one number per frame.
 
     Frames past the comp's end are refused rather than silently dropped, so a typo in a spec
     never renders less than was asked for without saying so."""
     if spec is None:
-        return list(range(frame_count))
-    selected: set[int] = set()
+        return [(0, frame_count - 1)] if frame_count > 0 else []
+    ranges = []
     for first, last in parse_frame_spec(spec):
         end = frame_count - 1 if last is None else last
         if first > frame_count - 1 or end > frame_count - 1:
             raise FrameSpecError(f"frame spec {spec!r} asks for frame "
                                  f"{max(first, end)}, but the comp has frames 0-"
                                  f"{frame_count - 1}")
-        selected.update(range(first, end + 1))
-    return sorted(selected)
+        ranges.append((first, end))
+    merged: list[tuple[int, int]] = []
+    for first, last in sorted(ranges):
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return merged
+
+
+def frames_of(spec: str | None, frame_count: int) -> list[int]:
+    """The sorted, unique frames a spec selects in a comp of `frame_count` frames (None: all),
+    one by one, for a render that visits each (at most MAX_COMP_FRAMES, protocol/limits.py)."""
+    return [frame for first, last in frame_ranges(spec, frame_count)
+            for frame in range(first, last + 1)]

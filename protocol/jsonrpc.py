@@ -3,6 +3,11 @@
 Sans-IO: functions over bytes and dicts. The supervisor's reader hands each line here and acts on
 the message that comes back; nothing here reads, writes, blocks or raises for bad input: a bad
 line is a value (`Invalid`) carrying the error reply to send.
+
+NaN, Infinity and 1e999 (numbers JSON as Python reads it, but no project can hold) parse here
+like any other: an id holding one is no valid id, and in params they reach the tool's or the
+engine command's own check (protocol/numbers.py), which names the argument, as a parse error
+with a null id could not.
 """
 
 from __future__ import annotations

@@ -10,6 +10,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from protocol.numbers import is_number
+
 # The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
 NAMED_EASES: dict[str, tuple[float, float, float, float]] = {
     "linear": (0.0, 0.0, 1.0, 1.0),
@@ -128,7 +130,7 @@ def check_interpolation(interpolation: Any) -> Any:
     if isinstance(interpolation, dict) and set(interpolation) == {"bezier"}:
         points = interpolation["bezier"]
         if (isinstance(points, list) and len(points) == 4
-                and all(isinstance(p, (int, float)) and not isinstance(p, bool) for p in points)
+                and all(is_number(p) for p in points)
                 and 0 <= points[0] <= 1 and 0 <= points[2] <= 1):
             return {"bezier": list(points)}
     raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, or "

@@ -3,7 +3,9 @@
 The schema validator (loading a document) and the engine commands (editing one) both call
 `check_value(kind, value)`, so a value a command accepts is always one a load accepts, and the
 other way round. Colors come back in their stored `[r, g, b, a]` form. Errors are ValueError with
-a fragment such as `expected [x, y], got 5`; the caller puts the place in front. Pure: no I/O.
+a fragment such as `expected [x, y], got 5`; the caller puts the place in front. A number is
+protocol/numbers.py's (finite, in range), and strings, paths and corner counts stay within
+protocol/limits.py's limits. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -11,16 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.colors import COLOR_HINT, normalize_color
+from protocol.limits import MAX_CORNERS, MAX_PATH_POINTS, MAX_TEXT_LENGTH
+from protocol.numbers import is_number
 
 # A kind is a name in _CHECKERS below, or a tuple of allowed strings (an enum).
 
 GRADIENT_HINT = ('a gradient {"type": "linear", "start": [x, y], "end": [x, y], "stops": '
                  '[[0, COLOR], [1, COLOR]]} or {"type": "radial", "center": [x, y], "radius": '
                  'r, "stops": [...]}')
-
-
-def is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def check_value(kind: Any, value: Any) -> Any:
@@ -78,6 +78,10 @@ def _size(value: Any) -> list:
 def _string(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError(f"expected a string, got {value!r}")
+    if len(value) > MAX_TEXT_LENGTH:
+        raise ValueError(f"is {len(value):,} characters long, over the limit of "
+                         f"{MAX_TEXT_LENGTH:,}; shorten it (split a long text into several "
+                         "layers)")
     return value
 
 
@@ -140,7 +144,13 @@ def _points(value: Any) -> Any:
     if isinstance(value, int) and not isinstance(value, bool):
         if value < 3:
             raise ValueError(f"expected at least 3 corners, got {value}")
+        if value > MAX_CORNERS:
+            raise ValueError(f"asks for {value:,} corners, over the limit of {MAX_CORNERS:,}; "
+                             "use fewer (a polygon of a few hundred is an ellipse)")
         return value
+    if isinstance(value, list) and len(value) > MAX_PATH_POINTS:
+        raise ValueError(f"has {len(value):,} points, over the limit of {MAX_PATH_POINTS:,} "
+                         "for a path; simplify the outline")
     if isinstance(value, list) and len(value) >= 2:
         return [_vec2(p) for p in value]
     raise ValueError(f"expected a corner count (3 or more) or a list of [x, y] points, got "

@@ -25,7 +25,6 @@ from protocol.output_names import (OutputNameError, expand_comp_name, format_for
 from supervisor.commands.footage import import_footage
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
-from supervisor.engine import copy_document
 from supervisor.render_inputs import find_overwrite
 from supervisor.render_plan import missing_footage, single_item_plan
 
@@ -112,16 +111,12 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
 
 def _import(engine, comp: dict, path: str, label: str, change) -> tuple[dict, Any]:
     """Import the rendered file and apply `change(doc, footage)`: one undo step."""
-    with engine.lock:
+
+    def imported() -> tuple[dict, Any]:
         if not any(c["id"] == comp["id"] for c in engine.doc["comps"]):
             raise CommandError(f"comp {comp['name']!r} was removed during the render; the "
                                f"output {path} is kept but was not imported.")
-        before = copy_document(engine.doc)
-        try:
-            footage, _new = import_footage(engine, path, frame_rate=comp["frameRate"])
-            result = change(engine.doc, footage)
-        except BaseException:
-            engine.doc = before
-            raise
-        engine.record_step(label, before)
-        return footage, result
+        footage, _new = import_footage(engine, path, frame_rate=comp["frameRate"])
+        return footage, change(engine.doc, footage)
+
+    return engine.edit(label, imported)

@@ -9,19 +9,24 @@ way every engine command runs.
   Engine.run(id, params)                 Engine.snapshot()
         │ RLock                                │ RLock
         ▼                                      ▼
-  handler edits engine.doc               (snapshot id, copy of doc)
+  Engine.edit: handler edits engine.doc  (snapshot id, copy of doc)
   (supervisor/commands/*)
-        └─ before: copy for undo; after: revision += 1
+        └─ before: the document's text kept for undo; after: size checked, revision += 1
 ```
 
 Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot
-(ARCHITECTURE.md, "Rendering"). Undo is snapshot based: before each edit the whole document is
-copied (documents are small: kilobytes), which makes every command undoable by construction and
-lets a failed command be put back exactly. `revision` only ever grows within one engine, but
-every engine starts again from 0 (a watch node opens each project into a new one), so a copy of
-the document kept anywhere (a worker's snapshot, the preview cache) is named by its snapshot id,
-this engine's random identity and the revision together, never by the revision alone; `nextId`
-never goes back on undo, so an id is never reused.
+(ARCHITECTURE.md, "Rendering"). Undo is snapshot based, which makes every command undoable by
+construction and lets a failed command be put back exactly: an undo step is the whole document
+on its other side, kept as compact JSON text (protocol/document.py's `compact`), a fifth of its
+size as objects. What bounds the history is its size: at most MAX_HISTORY steps and
+MAX_HISTORY_BYTES together, the oldest dropped first (edit.history says how many), and no edit
+may make the document larger than MAX_DOCUMENT_BYTES. `revision` only ever grows and moves with
+every change of the document, and the text of the document at the current revision is made
+once and reused (the next edit's undo step, a snapshot). But every engine starts again from 0
+(a watch node opens each project into a new one), so a copy of the document kept anywhere (a
+worker's snapshot, the preview cache) is named by its snapshot id, this engine's random
+identity and the revision together, never by the revision alone; `nextId` never goes back on
+undo, so an id is never reused.
 
 The engine never does file I/O itself; project.open and project.save (supervisor/commands/
 project.py) do.
@@ -37,10 +42,10 @@ import re
 import secrets
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import supervisor.commands  # noqa: F401  (registers every command family)
-from protocol.document import DocumentError, new_document
+from protocol.document import DocumentError, compact, new_document, size_problem
 from protocol.frame_spec import FrameSpecError
 from supervisor.commands.registry import COMMANDS, CommandError, check_params
 from supervisor.commands.render import available as render_available
@@ -49,10 +54,16 @@ __all__ = ["Engine", "CommandError", "HistoryStep"]
 
 log = logging.getLogger(__name__)
 
-# Undo steps kept. A step is one copy of the document; at a few kilobytes each this bounds the
-# history to a few megabytes, and an agent that needs more than this many undos is better served
-# by reopening its saved project.
+# Undo steps kept: an agent that needs more than this many undos is better served by reopening
+# its saved project. A hand-made project's 200 steps are a few megabytes.
 MAX_HISTORY = 200
+# The undo and redo steps' text together, at most; past it the oldest steps are dropped. A
+# project at MAX_DOCUMENT_BYTES (protocol/limits.py) keeps its last 8 steps, any smaller one
+# more. Larger, a session's memory (this, plus the document, five to six times its compact size
+# as objects) grows past what a machine running renders beside it can spare; smaller, a large
+# project could undo fewer steps. (Whole copies as objects, a million keys then 30 edits took
+# 9.5 GB.)
+MAX_HISTORY_BYTES = 128 * 1024 * 1024
 
 _REFERENCE = re.compile(r"^\$(\d+)(?:\.(.+))?$")
 
@@ -60,13 +71,9 @@ _REFERENCE = re.compile(r"^\$(\d+)(?:\.(.+))?$")
 @dataclass(frozen=True)
 class HistoryStep:
     label: str
-    document: dict  # the document on the other side of this step (before it, on the undo stack)
-
-
-def copy_document(doc: dict) -> dict:
-    """An independent copy. JSON round trip: documents are JSON by definition, and this is
-    several times faster than copy.deepcopy on them."""
-    return json.loads(json.dumps(doc))
+    # The document on the other side of this step (before it, on the undo stack), as compact
+    # JSON text: its length is what the step costs (ASCII, one byte a character).
+    document: str
 
 
 class Engine:
@@ -91,6 +98,8 @@ class Engine:
         self.item_progress: dict[str, float] = {}
         self._undo: list[HistoryStep] = []
         self._redo: list[HistoryStep] = []
+        self._dropped = 0  # oldest steps dropped to stay within the bounds, since the open
+        self._text: tuple[int, str] | None = None  # (revision, compact text of doc then)
         if project_path is not None:
             self.run("project.open", {"path": project_path})
 
@@ -108,13 +117,26 @@ class Engine:
         with self.lock:
             if cmd.kind != "edit":
                 return _translated(cmd.handler, self, params, ctx)
-            before = copy_document(self.doc)
+            return self.edit(cmd.title, lambda: _translated(cmd.handler, self, params, ctx))
+
+    def edit(self, label: str, change: Callable[[], Any]) -> Any:
+        """Run `change()`, which edits `doc` in place, as one undo step named `label`, and return
+        what it returns. If it raises, or leaves a document that cannot be saved or is past
+        MAX_DOCUMENT_BYTES, the document is put back as it was and nothing is recorded."""
+        with self.lock:
+            before = self.document_text()
             try:
-                result = _translated(cmd.handler, self, params, ctx)
+                result = change()
+                after = compact(self.doc)  # refuses NaN too: a bug's edit is rolled back
+                problem = size_problem(len(after))
+                if problem is not None:
+                    raise CommandError(f"this edit was not made: it would make the project "
+                                       f"{problem}.")
             except BaseException:
-                self.doc = before
+                self.doc = json.loads(before)
                 raise
-            self.record_step(cmd.title, before)
+            self.record_step(label, before)
+            self._text = (self.revision, after)
             return result
 
     def batch(self, steps: Any, stop_on_error: bool = True, atomic: bool = False,
@@ -149,8 +171,8 @@ class Engine:
                     report["completed"] = 0
                 else:
                     labels = ", ".join(s["id"] for s in steps)
-                    self._undo = saved["undo"]
-                    self._redo = []
+                    self._undo, self._redo = saved["undo"], []
+                    self._dropped = saved["dropped"]
                     self._push_undo(HistoryStep(f"batch ({labels})", saved["doc"]))
                 report["rolledBack"] = bool(report["failed"])
                 return report
@@ -202,18 +224,28 @@ class Engine:
         CommandError: every drawing starts from one, and the worker that draws knows no roots
         (supervisor/footage_reads.py). Checked on the copy, so no later edit can slip past."""
         with self.lock:
-            snapshot_id = f"{self.identity}:{self.revision}"
-            document = copy_document(self.doc)
+            snapshot_id, text = f"{self.identity}:{self.revision}", self.document_text()
+        document = json.loads(text)
         if self.confined:
             from supervisor.footage_reads import check_document
             check_document(self, document)
         return snapshot_id, document
 
-    def record_step(self, label: str, before: dict) -> None:
-        """Record an edit made to `doc` since `before`: one undo step, a new revision."""
+    def document_text(self) -> str:
+        """The document as compact JSON text: made once per revision (every change of the
+        document moves the revision), so an edit's undo step and a snapshot reuse the text the
+        edit before them measured."""
         with self.lock:
-            self._push_undo(HistoryStep(label, before))
+            if self._text is None or self._text[0] != self.revision:
+                self._text = (self.revision, compact(self.doc))
+            return self._text[1]
+
+    def record_step(self, label: str, before: str) -> None:
+        """Record an edit made to `doc` since `before` (its document_text then): one undo step,
+        a new revision."""
+        with self.lock:
             self._redo.clear()
+            self._push_undo(HistoryStep(label, before))
             self.revision += 1
 
     def edit_quietly(self, change) -> Any:
@@ -231,6 +263,7 @@ class Engine:
             self.project_path = project_path
             self._undo.clear()
             self._redo.clear()
+            self._dropped = 0
             self.item_progress.clear()
             self.revision += 1
             self.saved_revision = self.revision if project_path else -1
@@ -245,9 +278,16 @@ class Engine:
 
     def history(self) -> dict:
         with self.lock:
-            return {"undo": [step.label for step in reversed(self._undo)],
-                    "redo": [step.label for step in reversed(self._redo)],
-                    "revision": self.revision}
+            history = {"undo": [step.label for step in reversed(self._undo)],
+                       "redo": [step.label for step in reversed(self._redo)],
+                       "revision": self.revision, "bytes": self._history_bytes(),
+                       "dropped": self._dropped}
+            if self._dropped:
+                history["note"] = (f"the oldest {self._dropped} steps were dropped to keep the "
+                                   f"history within {MAX_HISTORY} steps and "
+                                   f"{MAX_HISTORY_BYTES // (1024 * 1024)} MiB; "
+                                   f"{len(self._undo)} steps are kept to undo")
+            return history
 
     @property
     def confined(self) -> bool:
@@ -318,7 +358,21 @@ class Engine:
 
     def _push_undo(self, step: HistoryStep) -> None:
         self._undo.append(step)
-        del self._undo[:-MAX_HISTORY]
+        self._trim()
+
+    def _history_bytes(self) -> int:
+        return sum(len(step.document) for step in self._undo + self._redo)
+
+    def _trim(self) -> None:
+        """Drop the oldest undo steps (then the farthest redo steps) past MAX_HISTORY steps or
+        MAX_HISTORY_BYTES, counting them for edit.history."""
+        size = self._history_bytes()
+        while self._undo and (len(self._undo) > MAX_HISTORY or size > MAX_HISTORY_BYTES):
+            size -= len(self._undo.pop(0).document)
+            self._dropped += 1
+        while self._redo and size > MAX_HISTORY_BYTES:
+            size -= len(self._redo.pop(0).document)
+            self._dropped += 1
 
     def _travel(self, source: list[HistoryStep], target: list[HistoryStep],
                 steps: int) -> list[str]:
@@ -331,24 +385,30 @@ class Engine:
         labels = []
         for _ in range(steps):
             step = source.pop()
-            target.append(HistoryStep(step.label, self.doc))
-            next_id = max(self.doc["nextId"], step.document["nextId"])
-            self.doc = copy_document(step.document)
-            self.doc["nextId"] = next_id
+            target.append(HistoryStep(step.label, self.document_text()))
+            self._become(step.document)
             labels.append(step.label)
+        self._trim()
         self.revision += 1
         return labels
 
+    def _become(self, text: str) -> None:
+        """The document of `text` (an undo step's, a batch's saved one), keeping the highest
+        nextId so that no id is ever handed out twice."""
+        document = json.loads(text)
+        document["nextId"] = max(self.doc["nextId"], document["nextId"])
+        self.doc = document
+        self._text = None  # the revision moves once, after every step a travel takes
+
     def _state(self) -> dict:
-        return {"doc": copy_document(self.doc), "undo": list(self._undo),
-                "redo": list(self._redo), "project_path": self.project_path,
-                "saved_revision": self.saved_revision}
+        return {"doc": self.document_text(), "undo": list(self._undo),
+                "redo": list(self._redo), "dropped": self._dropped,
+                "project_path": self.project_path, "saved_revision": self.saved_revision}
 
     def _restore(self, saved: dict) -> None:
-        next_id = self.doc["nextId"]
-        self.doc = saved["doc"]
-        self.doc["nextId"] = max(next_id, self.doc["nextId"])
+        self._become(saved["doc"])
         self._undo, self._redo = saved["undo"], saved["redo"]
+        self._dropped = saved["dropped"]
         self.project_path = saved["project_path"]
         self.saved_revision = saved["saved_revision"]
         self.revision += 1

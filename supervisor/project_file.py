@@ -21,10 +21,7 @@ from supervisor.checked_files import (NotRegularFile, Verify, open_folder, open_
                                      replace_in_folder)
 
 from protocol.document import DocumentError, loads
-
-# A project file larger than this is not a project: refusing it keeps a mistaken path (a video,
-# a disk image) from being read into memory whole.
-MAX_PROJECT_BYTES = 64 * 1024 * 1024
+from protocol.limits import MAX_PROJECT_BYTES  # a larger file is not a project: see there
 
 
 class ProjectFileError(Exception):

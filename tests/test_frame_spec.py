@@ -1,6 +1,6 @@
 import pytest
 
-from protocol.frame_spec import FrameSpecError, frames_of, parse_frame_spec
+from protocol.frame_spec import FrameSpecError, frame_ranges, frames_of, parse_frame_spec
 
 
 def test_forms():
@@ -28,3 +28,10 @@ def test_bad_specs_say_which_part(spec, message):
 def test_frames_past_the_comp_are_refused_not_dropped():
     with pytest.raises(FrameSpecError, match="asks for frame 120, but the comp has frames 0-99"):
         frames_of("90-120", 100)
+
+
+def test_ranges_are_merged_and_never_expanded():
+    assert frame_ranges("0-2,60,1-3,4", 100) == [(0, 4), (60, 60)]
+    assert frame_ranges(None, 0) == [] and frame_ranges(None, 5) == [(0, 4)]
+    # a count far past any comp: checking and merging cost the parts, not the frames
+    assert frame_ranges("10-,0-20", 10 ** 15) == [(0, 10 ** 15 - 1)]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from protocol.document import allocate_id, new_comp, numbered_name, unique_name
+from protocol.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
+                               numbered_name, unique_name)
 from protocol.values import check_value
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.overview import comp_summary
@@ -27,7 +28,8 @@ MOTION_BLUR_KINDS = {"enabled": "bool", "samples": "positive", "shutterAngle": "
 MAX_SIDE = 16384  # Skia's raster surfaces stop here; a larger comp could never be rendered
 
 
-def checked_settings(params: dict) -> dict:
+def checked_settings(params: dict, comp: dict = COMP_DEFAULTS) -> dict:
+    """The comp settings in `params`, checked for `comp` (a new comp: the defaults)."""
     settings = {}
     for key, kind in _KINDS.items():
         if key in params:
@@ -41,6 +43,10 @@ def checked_settings(params: dict) -> dict:
                                f"size, {MAX_SIDE} pixels.")
     if "duration" in settings:
         settings["duration"] = float(settings["duration"])
+    problem = frame_count_problem(settings.get("duration", comp["duration"]),
+                                  settings.get("frameRate", comp["frameRate"]))
+    if problem is not None:
+        raise CommandError(f"{problem}.")
     return settings
 
 
@@ -62,7 +68,7 @@ def comp_new(engine, params, ctx):
          {"comp": COMP_REF, **SETTINGS, "motionBlur": MOTION_BLUR}, required=("comp",))
 def comp_set(engine, params, ctx):
     comp = find_comp(engine.doc, params["comp"])
-    comp.update(checked_settings(params))
+    comp.update(checked_settings(params, comp))
     if "motionBlur" in params:
         blur = dict(comp["motionBlur"])
         for key, value in params["motionBlur"].items():

@@ -11,6 +11,7 @@ import copy
 
 from protocol.document import DocumentError, check_property
 from protocol.keyframes import check_interpolation, is_animated, value_at
+from protocol.limits import MAX_KEYS
 from protocol.property_paths import PropertyRef, resolve
 from protocol.values import check_value, describe
 from supervisor.commands.lookup import find_comp, find_layer
@@ -86,6 +87,10 @@ def prop_add_key(engine, params, ctx):
             key["interpolation"] = keys[same[0]].get("interpolation", "linear")
         key["time"] = keys[same[0]]["time"]
         keys[same[0]] = key
+    elif len(keys) >= MAX_KEYS:
+        raise CommandError(f"{path} already has {len(keys):,} keys, the limit of {MAX_KEYS:,} "
+                           "for one property; remove some with prop.removeKey, or replace one "
+                           "by adding a key at its time.")
     else:
         keys.append(key)
         keys.sort(key=lambda k: k["time"])

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from protocol.numbers import is_number, unusable_number_in, unusable_problem
+
 KINDS = ("read", "edit", "history", "render")
 
 
@@ -81,7 +83,7 @@ def command(id: str, title: str, description: str, properties: dict | None = Non
 _JSON_TYPES = {
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "number": is_number,
     "boolean": lambda v: isinstance(v, bool),
     "array": lambda v: isinstance(v, list),
     "object": lambda v: isinstance(v, dict),
@@ -91,8 +93,10 @@ _JSON_TYPES = {
 
 def check_params(cmd: Command, params: Any) -> dict:
     """`params` if they fit the command's schema at the top level: no unknown names, every
-    required one present, each of the declared JSON type and enum. Deeper checks (a color, a
-    layer that exists) are the handler's, which knows the document."""
+    required one present, each of the declared JSON type and enum, and no number anywhere in
+    them that a project cannot hold (NaN, Infinity: protocol/numbers.py), whatever the handler
+    does with it. Deeper checks (a color, a layer that exists) are the handler's, which knows
+    the document."""
     if params is None:
         params = {}
     if not isinstance(params, dict):
@@ -109,6 +113,10 @@ def check_params(cmd: Command, params: Any) -> dict:
         raise CommandError(f"{cmd.id} needs {', '.join(repr(n) for n in missing)} "
                            f"({cmd.signature()}).")
     for name, value in params.items():
+        unusable = unusable_number_in(value)
+        if unusable is not None:
+            where, number = unusable
+            raise CommandError(f"{cmd.id}: {name} {unusable_problem(number, where)}.")
         spec = cmd.properties[name]
         types = spec.get("type")
         if types is not None:

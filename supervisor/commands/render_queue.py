@@ -12,7 +12,7 @@ import os
 
 from protocol.codec_options import CodecOptionRefused, accepted_options, check_codec_options
 from protocol.document import new_queue_item
-from protocol.frame_spec import frames_of
+from protocol.frame_spec import frame_ranges
 from protocol.keyframes import frame_count
 from protocol.output_formats import FORMATS, UnknownFormatError, formats_listing
 from protocol.output_names import (OutputNameError, format_for_output, output_for_new_item,
@@ -64,7 +64,8 @@ def _format(output: str | None, format: str | None) -> str:
 def _frames(params: dict, comp: dict):
     spec = params.get("frames")
     if spec is not None:
-        frames_of(spec, frame_count(comp["duration"], comp["frameRate"]))  # refuses bad specs
+        # refuses bad specs, as ranges: "0-" of a long comp is one range, not a million frames
+        frame_ranges(spec, frame_count(comp["duration"], comp["frameRate"]))
     return spec
 
 

@@ -1,13 +1,17 @@
 """Checking a tools/call's arguments against the tool's inputSchema, before any work starts.
 
 Only what the schemas here use: known keys (additionalProperties is always false), required
-keys, and the JSON type of each top-level value. A failure is one sentence naming the key and
-the accepted arguments; the front door sends it as -32602.
+keys, and the JSON type of each top-level value, where a number must be one a project can hold
+(not NaN or Infinity: protocol/numbers.py). A failure is one sentence naming the key and the
+accepted arguments; the front door sends it as -32602. (Numbers inside an object argument,
+such as command_run's params, are the engine command's to check, naming its own params.)
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from protocol.numbers import is_unusable_number, unusable_problem
 
 JSON_TYPES = {
     "string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
@@ -32,6 +36,8 @@ def check(tool_name: str, schema: dict, arguments: Any) -> str | None:
         if expected is None:
             continue
         names = expected if isinstance(expected, list) else [expected]
+        if is_unusable_number(value):
+            return f"Argument {key!r} of tool {tool_name} {unusable_problem(value)}."
         if not any(_is(value, name) for name in names):
             return (f"Argument {key!r} of tool {tool_name} must be of type "
                     f"{' or '.join(names)}, not {_type_name(value)}.")
