@@ -17,8 +17,9 @@ a running render never delays a preview) and "shell" (one per running shell job,
 it; a warm spare is kept so a shell starts at once).
 
 A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
-pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE); or the
-worker dying or wedging (reported by name, the worker replaced in the background).
+pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
+when a job holds the preview worker past PREVIEW_DEADLINE; or the worker dying or wedging
+(reported by name, the worker replaced in the background).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import Any, Callable
 
 from protocol import frames
 from supervisor import teardown
+from supervisor.env_settings import positive_number
 
 log = logging.getLogger("rendervisor.pool")
 
@@ -47,6 +49,15 @@ WEDGE_DEADLINE = 30.0
 # A new worker must say "ready" within this; the forkserver preloads the heavy modules, so a fork
 # is fast, but the first fork waits for that preload.
 STARTUP_DEADLINE = 60.0
+# No job may hold the one preview worker longer than this (a preview, or a comp.saveFrameAs
+# still): past it the job is stopped, the worker killed with its tree and replaced, and the
+# previews waiting behind it are served. A full-size preview of the largest comp (16384 px a
+# side) takes about 20 s on a loaded 2-core machine; shorter would refuse such honest frames,
+# longer would leave an agent, and every preview queued behind, waiting on a comp too heavy to
+# look at. Renders have no such deadline: they run on the render workers and are cancellable.
+PREVIEW_DEADLINE = 30.0
+# An operator (or a test) may set it instead, in seconds.
+PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task")
 
@@ -56,7 +67,9 @@ class JobFailed(Exception):
 
     def __init__(self, message: str, reason: str = "error") -> None:
         super().__init__(message)
-        self.reason = reason  # "error", "cancelled", "timeout", "died", "wedged"
+        # "error", "task", "internal", "cancelled", "timeout", "deadline" (the preview
+        # deadline), "died", "wedged"
+        self.reason = reason
 
 
 class WorkerDied(JobFailed):
@@ -75,7 +88,9 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
-def stop_message(reason: str | None) -> str:
+def stop_message(reason: str | None, deadline: float | None = None) -> str:
+    if reason == "deadline":
+        return f"the job ran past the {deadline:g} s preview deadline and was stopped"
     return "the job timed out and was stopped" if reason == "timeout" else "the job was cancelled"
 
 
@@ -212,6 +227,9 @@ class Pool:
         self.context = context
         self.wedge_deadline = wedge_deadline
         self.render_count = max(1, render_workers)
+        # Read here, when a front door starts its pool: a bad setting stops it with one line.
+        self.preview_deadline = positive_number(PREVIEW_DEADLINE_SETTING, PREVIEW_DEADLINE,
+                                                "seconds")
         self.teardown_grace = teardown_grace
         self.preload = preload
         self._lock = threading.Lock()
@@ -341,6 +359,9 @@ class Pool:
 
     def _run_on(self, worker: Worker, task: str, payload: Any, cancel: CancelSignal | None,
                 on_progress: Callable | None, timeout: float | None) -> Any:
+        timeout_reason = "timeout"
+        if worker.kind == "preview" and (timeout is None or self.preview_deadline < timeout):
+            timeout, timeout_reason = self.preview_deadline, "deadline"
         job_id = next(self.job_ids)
         worker.job_group = None
         try:
@@ -408,10 +429,10 @@ class Pool:
                         return self._died(worker, task, held)
                 now = time.monotonic()
                 if stopping is None and timeout is not None and now >= started + timeout:
-                    begin_stop("timeout")
+                    begin_stop(timeout_reason)
                 elif kill_at is not None and now >= kill_at:
                     self._kill_job(worker, held)
-                    raise JobFailed(stop_message(stopping), stopping)
+                    raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
                 elif now >= last_beat + self.wedge_deadline:
                     held = held or teardown.snapshot(worker.pid, include_root=False)
                     self._kill_job(worker, held)
@@ -432,7 +453,7 @@ class Pool:
             # (a setsid grandchild escapes the shell's process group) goes now.
             teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
         if stopping is not None:
-            raise JobFailed(stop_message(stopping), stopping)
+            raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
         if frame["kind"] == "result":
             return frame.get("value")
         raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))

@@ -52,6 +52,7 @@ class ItemRun:
         self.started = False
         self.status = "queued"
         self.error: str | None = plan.error
+        self.failure: JobFailed | None = None  # what failed the chunk that failed the item
         if plan.error:
             self.status = "failed"
         elif not plan.chunks:
@@ -207,7 +208,7 @@ class RenderRun:
                     continue
                 again = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
                 self._fail(item, f"{item.plan.id} failed while rendering frames {_span(chunk)}: "
-                                 f"{error}{again}.")
+                                 f"{error}{again}.", error)
                 return worker
             self._chunk_done(item, index, value)
             return worker
@@ -288,11 +289,11 @@ class RenderRun:
             item.status = "done"
         self._on_item(plan.id, "done", 1.0)
 
-    def _fail(self, item: ItemRun, message: str) -> None:
+    def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
         with self._lock:
             if item.finished:
                 return
-            item.status, item.error = "failed", message
+            item.status, item.error, item.failure = "failed", message, failure
         log.warning("%s", message)
         self._on_item(item.plan.id, "failed", self._fraction(item))
 

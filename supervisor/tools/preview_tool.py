@@ -1,8 +1,8 @@
 """render_preview: one frame of a comp as PNG image content, drawn on the preview worker.
 
 The preview worker is separate from the render workers and always warm, so a running render
-never delays a preview. A preview at the same revision, comp, time and size is served from a
-small cache without touching a worker at all.
+never delays a preview; it is bounded by the preview deadline (supervisor/preview_jobs.py). A preview at the same revision, comp, time and size is served
+from a small cache without touching a worker at all.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import threading
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
 from supervisor.pool import CancelSignal, JobFailed
-from supervisor.snapshot_jobs import run_with_snapshot
+from supervisor.preview_jobs import draw_preview, why_not_drawn
 from supervisor.tools.registry import Cancelled, ToolError, ToolResult, tool
 
 CACHE_SIZE = 16  # previews are a few hundred KB each; 16 covers scrubbing back and forth
@@ -78,7 +78,7 @@ def render_preview(args, ctx):
     cache = _cache(ctx.session)
     value = cache.get(key)
     if value is None:
-        value = _render(ctx, document, revision, comp["id"], time, max_side, transparent)
+        value = _render(ctx, document, revision, comp, time, max_side, transparent)
         cache.put(key, value)
     info = {"comp": comp["name"], "time": time, "frame": frame,
             "width": value["width"], "height": value["height"]}
@@ -89,22 +89,16 @@ def render_preview(args, ctx):
                        {"type": "text", "text": json.dumps(info)}], structured=info)
 
 
-def _render(ctx, document, revision, comp_id, time, max_side, transparent) -> dict:
+def _render(ctx, document, revision, comp, time, max_side, transparent) -> dict:
     pool = ctx.session.pool
     cancel = CancelSignal()
     ctx.on_cancel(cancel.set)
     try:
-        worker = pool.acquire("preview", cancel)
-        try:
-            return run_with_snapshot(pool, worker, "preview",
-                                     {"comp": comp_id, "time": time, "max_side": max_side,
-                                      "transparent": transparent},
-                                     revision, document, cancel=cancel)
-        finally:
-            pool.release(worker)
+        return draw_preview(pool, revision, document, comp, time, max_side, transparent,
+                            cancel)
     except JobFailed as exc:
         if ctx.cancelled.is_set():
             raise Cancelled() from None
-        raise ToolError(f"The preview could not be rendered: {exc}.") from None
+        raise ToolError(why_not_drawn(exc, pool, comp, time, "max_side")) from None
     finally:
         cancel.close()
