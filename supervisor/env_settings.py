@@ -1,7 +1,7 @@
 """Settings an operator or a test gives in the environment, read when a front door starts.
 
-They tune bounds that have no command-line flag (the preview deadline; docs/reliability.md
-lists them). A value that is not a positive number stops the
+They tune bounds that have no command-line flag (the preview deadline, the workers' memory
+limit; docs/reliability.md lists them). A value that is not a positive number stops the
 command at start with one line naming the variable, rather than running with a bound nobody
 asked for.
 """

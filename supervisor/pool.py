@@ -18,8 +18,10 @@ it; a warm spare is kept so a shell starts at once).
 
 A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
 pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
-when a job holds the preview worker past PREVIEW_DEADLINE; or the worker dying or wedging
-(reported by name, the worker replaced in the background).
+when a job holds the preview worker past PREVIEW_DEADLINE; or the worker dying, wedging or
+running out of its memory limit (reported by name, the worker replaced in the background).
+Render and preview workers run under a memory limit (supervisor/worker_memory.py); shell
+workers do not.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any, Callable
 from protocol import frames
 from supervisor import teardown
 from supervisor.env_settings import positive_number
+from supervisor.worker_memory import describe_bytes, worker_memory_limit
 
 log = logging.getLogger("rendervisor.pool")
 
@@ -58,6 +61,8 @@ STARTUP_DEADLINE = 60.0
 PREVIEW_DEADLINE = 30.0
 # An operator (or a test) may set it instead, in seconds.
 PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
+# The kinds that draw, and so run under the memory limit; shell workers run users' commands.
+DRAWING_KINDS = ("render", "preview")
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task")
 
@@ -68,7 +73,7 @@ class JobFailed(Exception):
     def __init__(self, message: str, reason: str = "error") -> None:
         super().__init__(message)
         # "error", "task", "internal", "cancelled", "timeout", "deadline" (the preview
-        # deadline), "died", "wedged"
+        # deadline), "died", "wedged", frames.OUT_OF_MEMORY
         self.reason = reason
 
 
@@ -100,13 +105,15 @@ class Worker:
     _numbers = itertools.count(1)
 
     def __init__(self, context: multiprocessing.context.BaseContext, kind: str,
-                 preload: tuple[str, ...]) -> None:
+                 preload: tuple[str, ...], memory_limit: int | None = None) -> None:
         self.kind = kind
         self.number = next(self._numbers)
         self.name = f"{kind} worker {self.number}"
+        self.memory_limit = memory_limit
         parent_end, child_end = socket.socketpair()
         from workers import worker_main  # only to name the target; runs in the child
-        self.process = context.Process(target=worker_main.run, args=(child_end, kind, preload),
+        self.process = context.Process(target=worker_main.run,
+                                       args=(child_end, kind, preload, memory_limit),
                                        name=self.name, daemon=True)
         self.process.start()
         child_end.close()
@@ -230,6 +237,7 @@ class Pool:
         # Read here, when a front door starts its pool: a bad setting stops it with one line.
         self.preview_deadline = positive_number(PREVIEW_DEADLINE_SETTING, PREVIEW_DEADLINE,
                                                 "seconds")
+        self.memory_limit = worker_memory_limit(self.render_count)
         self.teardown_grace = teardown_grace
         self.preload = preload
         self._lock = threading.Lock()
@@ -272,7 +280,7 @@ class Pool:
                 self._available.wait()
         try:
             with self._spawn_lock:
-                worker = Worker(self.context, kind, self.preload)
+                worker = self._start(kind)
         except BaseException:
             with self._available:
                 self._started[kind] -= 1
@@ -283,6 +291,10 @@ class Pool:
         if kind == "shell":
             self._prewarm("shell")
         return worker
+
+    def _start(self, kind: str) -> Worker:
+        limit = self.memory_limit if kind in DRAWING_KINDS else None
+        return Worker(self.context, kind, self.preload, limit)
 
     def release(self, worker: Worker) -> None:
         """Give a healthy worker back. Shell workers are retired after each job (whatever the
@@ -320,7 +332,7 @@ class Pool:
                 self._started[kind] += 1
             try:
                 with self._spawn_lock:
-                    worker = Worker(self.context, kind, self.preload)
+                    worker = self._start(kind)
             except Exception as exc:
                 log.warning("a spare %s worker could not start: %s", kind, exc)
                 with self._available:
@@ -456,6 +468,12 @@ class Pool:
             raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
         if frame["kind"] == "result":
             return frame.get("value")
+        if frame.get("type") == frames.OUT_OF_MEMORY:
+            worker.kill()
+            limit = (f"its {describe_bytes(worker.memory_limit)} memory limit"
+                     if worker.memory_limit else "memory")
+            raise JobFailed(f"{worker.name} ran out of {limit} and was replaced",
+                            frames.OUT_OF_MEMORY)
         raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))
 
     def _kill_job(self, worker: Worker, held: list[teardown.Held]) -> None:

@@ -2,12 +2,14 @@
 
 Both front doors draw previews here (`render_preview`, `rendervisor preview`), so a preview is
 bounded the same way wherever it is asked for: by the pool's preview deadline (a frame too slow
-to look at is stopped and its worker replaced). Each sentence says what to do, in the caller's
-own word for the size option (`max_side`, `--max-side`).
+to look at is stopped and its worker replaced) and by the workers' memory limit (a frame too
+large fails by name). Each sentence says what to do, in the caller's own word for the size
+option (`max_side`, `--max-side`).
 """
 
 from __future__ import annotations
 
+from protocol.frames import OUT_OF_MEMORY
 from supervisor.pool import CancelSignal, JobFailed, Pool
 from supervisor.snapshot_jobs import run_with_snapshot
 
@@ -34,4 +36,7 @@ def why_not_drawn(error: JobFailed, pool: Pool, comp: dict, time: float,
                 "deadline, so the preview worker was stopped and replaced; simplify the comp "
                 f"(fewer or smaller blurs, less motion blur) or lower {size_option}, then try "
                 "again.")
+    if error.reason == OUT_OF_MEMORY:
+        return (f"The preview of {where} could not be drawn: {error}; lower {size_option} or "
+                "simplify the comp, then try again.")
     return f"The preview of {where} could not be rendered: {error}."

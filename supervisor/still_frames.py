@@ -6,8 +6,8 @@ It goes through the same chunk task and the same cleanup as a render's frames: a
 renamed into place, removed on cancel. Being on the preview worker, it is held to the preview
 deadline like any preview (it is the same work as a full-size preview, and every preview waits
 while it draws); a frame that needs longer is queued and rendered on the render workers, which
-have no deadline. Queued: a png item of that one frame, named by the
-queue's rules (two stills of one comp at different times keep one pattern, two files).
+have no deadline. Queued: a png item of that one frame, named by the queue's rules (two stills
+of one comp at different times keep one pattern, two files).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import math
 import os
 from typing import Any
 
+from protocol.frames import OUT_OF_MEMORY
 from protocol.keyframes import frame_count
 from protocol.output_names import expand_comp_name, frame_path, project_folder, split_extension
 from supervisor.commands.lookup import find_comp
@@ -69,6 +70,9 @@ def not_saved(item, pool, comp: dict, time: float) -> str:
                 "preview worker), so it was stopped and the worker replaced; simplify the comp, "
                 "or queue the frame with queue: true and render it with renderQueue.render, "
                 "which has no deadline.")
+    if reason == OUT_OF_MEMORY:
+        return (f"the frame was not saved: while it drew {where}, {item.failure}; simplify "
+                "the comp (fewer or smaller layers and effects) or make it smaller.")
     return item.error or "the frame was not saved: it was stopped."
 
 

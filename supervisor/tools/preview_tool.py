@@ -1,7 +1,8 @@
 """render_preview: one frame of a comp as PNG image content, drawn on the preview worker.
 
 The preview worker is separate from the render workers and always warm, so a running render
-never delays a preview; it is bounded by the preview deadline (supervisor/preview_jobs.py). A preview at the same revision, comp, time and size is served
+never delays a preview; it is bounded by the preview deadline and the memory limit
+(supervisor/preview_jobs.py). A preview at the same revision, comp, time and size is served
 from a small cache without touching a worker at all.
 """
 
