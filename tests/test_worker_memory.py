@@ -88,3 +88,14 @@ def test_drawing_workers_are_limited_and_shell_commands_are_not(server):
     assert limited, "no worker runs under the memory limit"
     shell = server.run("shell", {"command": "ulimit -v"})["structuredContent"]
     assert shell["stdout"].strip() == "unlimited", shell
+
+
+def test_a_still_past_the_memory_limit_fails_by_name_and_writes_nothing(server, tmp_path):
+    result = server.run("command_run", {"id": "comp.saveFrameAs", "params": {
+        "comp": "Huge", "path": str(tmp_path / "huge.png")}}, timeout=120)
+    assert result["isError"] is True
+    text = result["content"][0]["text"]
+    assert "preview worker" in text and "1 GiB memory limit" in text, text
+    assert "comp 'Huge' at 0.0 s" in text and "\n" not in text, text
+    assert list(tmp_path.iterdir()) == []
+    assert_simple_preview(server.run("render_preview", {"comp": "Simple", "max_side": 0}))
