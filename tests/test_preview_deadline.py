@@ -136,3 +136,13 @@ def test_the_cli_preview_past_its_deadline_is_one_line_and_no_file(tmp_path):
     assert "2 s preview deadline" in lines[0] and "--max-side" in lines[0], lines
     assert not output.exists() and sorted(p.name for p in tmp_path.iterdir()) == [
         "heavy.rvproj"]
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-2", "nan"])
+def test_a_deadline_setting_that_is_not_a_positive_number_is_one_line_and_exit_2(value):
+    result = rendervisor("mcp", env={**os.environ, "RENDERVISOR_PREVIEW_DEADLINE": value},
+                         input="", timeout=60)
+    assert result.returncode == 2, result
+    assert error_lines(result.stderr) == [
+        f"rendervisor: the environment variable RENDERVISOR_PREVIEW_DEADLINE={value!r} must be "
+        "a number of seconds above 0; fix it or unset it to use 30."]
