@@ -335,9 +335,14 @@ class Pool:
                 with self._spawn_lock:
                     worker = self._start(kind)
             except Exception as exc:
-                log.warning("a spare %s worker could not start: %s", kind, exc)
                 with self._available:
                     self._started[kind] -= 1
+                    closing = self._closed
+                # While the pool closes, a spare dying as it starts is the close itself (at
+                # exit, multiprocessing terminates the children it started), not news: a
+                # one-shot `rendervisor preview` would print it under its own answer.
+                if not closing:
+                    log.warning("a spare %s worker could not start: %s", kind, exc)
                 return
             with self._available:
                 self._all.add(worker)
