@@ -26,6 +26,8 @@ TEARDOWN_GRACE = 1.0
 # A loaded 2-core machine: the answer is still far sooner than the minute the frame would take.
 MARGIN = 8.0
 SETTINGS = {"RENDERVISOR_PREVIEW_DEADLINE": str(DEADLINE)}
+# How long a killed worker may take to leave the process table on a loaded machine.
+GONE_WITHIN = 5.0
 
 HEAVY = [
     {"id": "comp.new", "params": {"name": "Heavy", "width": 4096, "height": 4096,
@@ -60,17 +62,35 @@ def decode_png(data: str):
         return next(container.decode(video=0)).to_ndarray(format="rgba")
 
 
-def busiest_worker(server) -> psutil.Process:
-    """The server's descendant that has used the most CPU: the one drawing the heavy frame."""
-    processes = psutil.Process(server.process.pid).children(recursive=True)
-    return max(processes, key=lambda process: sum(process.cpu_times()[:2]))
+def drawing_worker(server) -> psutil.Process:
+    """The worker using the most CPU over a second: the one drawing the heavy frame. Workers
+    are the forkserver's children, so the server's own children (the forkserver, still busy
+    preloading Skia and PyAV in the first seconds, and the resource tracker) are left out."""
+    server_process = psutil.Process(server.process.pid)
+    processes = [worker for child in server_process.children() for worker in child.children()]
+    before = {process.pid: cpu_seconds(process) for process in processes}
+    time.sleep(1.0)
+    return max(processes, key=lambda process: cpu_seconds(process) - before[process.pid])
 
 
-def gone(process: psutil.Process) -> bool:
+def cpu_seconds(process: psutil.Process) -> float:
     try:
-        return process.status() == psutil.STATUS_ZOMBIE
+        return sum(process.cpu_times()[:2])
     except psutil.NoSuchProcess:
-        return True
+        return 0.0
+
+
+def gone_within(process: psutil.Process, seconds: float) -> bool:
+    """SIGKILLed, a process still takes a moment to exit (unmapping a frame's gigabytes)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if process.status() == psutil.STATUS_ZOMBIE:
+                return True
+        except psutil.NoSuchProcess:
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def assert_simple_preview(answer: dict) -> None:
@@ -81,11 +101,14 @@ def assert_simple_preview(answer: dict) -> None:
 
 
 def test_a_preview_past_its_deadline_is_stopped_and_the_next_preview_is_served(server):
+    # The preview worker is up: its start is not the preview's time.
+    assert_simple_preview(server.wait_for(server.call(
+        "render_preview", {"comp": "Simple", "max_side": 0}), timeout=60))
     began = time.monotonic()
     slow = server.call("render_preview", {"comp": "Heavy", "time": 0.5, "max_side": 0})
-    queued = server.call("render_preview", {"comp": "Simple", "max_side": 0})
-    time.sleep(1.0)
-    drawing = busiest_worker(server)
+    # Not the cached preview above: this one must wait for the preview worker.
+    queued = server.call("render_preview", {"comp": "Simple", "time": 0.5, "max_side": 0})
+    drawing = drawing_worker(server)
     answer = server.wait_for(slow, timeout=DEADLINE + TEARDOWN_GRACE + MARGIN)
     elapsed = time.monotonic() - began
     assert DEADLINE <= elapsed < DEADLINE + TEARDOWN_GRACE + MARGIN
@@ -94,11 +117,9 @@ def test_a_preview_past_its_deadline_is_stopped_and_the_next_preview_is_served(s
     text = result["content"][0]["text"]
     assert "comp 'Heavy' at 0.5 s" in text and "2 s preview deadline" in text, text
     assert "max_side" in text and "\n" not in text and "Traceback" not in text
-    assert gone(drawing), "the preview worker that drew past the deadline is still running"
+    assert gone_within(drawing, GONE_WITHIN), "the worker that drew past the deadline lives"
     # The preview that waited behind it is served, by a fresh preview worker.
     assert_simple_preview(server.wait_for(queued, timeout=30))
-    assert_simple_preview(server.wait_for(server.call(
-        "render_preview", {"comp": "Simple", "max_side": 0, "transparent": True}), timeout=30))
 
 
 def test_a_still_past_the_preview_deadline_is_stopped_and_previews_go_on(server, tmp_path):
