@@ -13,7 +13,10 @@ big-endian length, then a msgpack map whose "kind" says what it is:
     heartbeat  {"id"}                      the job is alive; absence past the deadline = wedged
     log        {"record"}                  a logging record's dict, for logging.makeLogRecord
     result     {"id", "value"}             the job finished
-    error      {"id", "message", "type"}   the job failed; message is a sentence for a person
+    error      {"id", "message", "type"}   the job failed; message is a sentence for a person;
+                                           type "task" (bad input), "cancelled", "internal" (a
+                                           bug), or OUT_OF_MEMORY (the worker hit its memory
+                                           limit and must be replaced)
 
 Sans-IO: `encode` makes bytes, `FrameReader.feed` takes bytes and returns whole frames. Both
 enforce MAX_FRAME, so an oversized or garbage frame is a `FrameError`, never a hang or a
@@ -32,6 +35,9 @@ MAX_FRAME = 256 * 1024 * 1024
 HEADER = struct.Struct(">I")
 
 KINDS = frozenset({"job", "cancel", "ready", "progress", "heartbeat", "log", "result", "error"})
+# The error type of a job that ran out of its worker's memory limit: the worker may be left
+# with fragmented or half-built state, so the supervisor replaces it instead of reusing it.
+OUT_OF_MEMORY = "memory"
 
 
 # The fields each kind must carry. A frame that decodes but lacks them is as unusable as garbage,

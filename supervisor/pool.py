@@ -17,8 +17,11 @@ a running render never delays a preview) and "shell" (one per running shell job,
 it; a warm spare is kept so a shell starts at once).
 
 A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
-pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE); or the
-worker dying or wedging (reported by name, the worker replaced in the background).
+pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
+when a job holds the preview worker past PREVIEW_DEADLINE; or the worker dying, wedging or
+running out of its memory limit (reported by name, the worker replaced in the background).
+Render and preview workers run under a memory limit (supervisor/worker_memory.py); shell
+workers do not.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ from typing import Any, Callable
 
 from protocol import frames
 from supervisor import teardown
+from supervisor.env_settings import positive_number
+from supervisor.worker_memory import describe_bytes, worker_memory_limit
 
 log = logging.getLogger("rendervisor.pool")
 
@@ -47,6 +52,18 @@ WEDGE_DEADLINE = 30.0
 # A new worker must say "ready" within this; the forkserver preloads the heavy modules, so a fork
 # is fast, but the first fork waits for that preload.
 STARTUP_DEADLINE = 60.0
+# No job may hold the one preview worker longer than this (a preview, or a comp.saveFrameAs
+# still): past it the job is stopped, the worker killed with its tree and replaced, and the
+# previews waiting behind it are served. A full-size preview of a 16384 x 9216 comp took 11 s
+# on a loaded 2-core machine, so one of the largest (16384 a side) about 20 s; shorter would
+# refuse such honest frames, longer would leave an agent, and every preview queued behind,
+# waiting on a comp too heavy to look at. Renders have no such deadline: they run on the
+# render workers and are cancellable.
+PREVIEW_DEADLINE = 30.0
+# An operator (or a test) may set it instead, in seconds.
+PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
+# The kinds that draw, and so run under the memory limit; shell workers run users' commands.
+DRAWING_KINDS = ("render", "preview")
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task")
 
@@ -56,7 +73,9 @@ class JobFailed(Exception):
 
     def __init__(self, message: str, reason: str = "error") -> None:
         super().__init__(message)
-        self.reason = reason  # "error", "cancelled", "timeout", "died", "wedged"
+        # "error", "task", "internal", "cancelled", "timeout", "deadline" (the preview
+        # deadline), "died", "wedged", frames.OUT_OF_MEMORY
+        self.reason = reason
 
 
 class WorkerDied(JobFailed):
@@ -75,7 +94,9 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
-def stop_message(reason: str | None) -> str:
+def stop_message(reason: str | None, deadline: float | None = None) -> str:
+    if reason == "deadline":
+        return f"the job ran past the {deadline:g} s preview deadline and was stopped"
     return "the job timed out and was stopped" if reason == "timeout" else "the job was cancelled"
 
 
@@ -85,13 +106,15 @@ class Worker:
     _numbers = itertools.count(1)
 
     def __init__(self, context: multiprocessing.context.BaseContext, kind: str,
-                 preload: tuple[str, ...]) -> None:
+                 preload: tuple[str, ...], memory_limit: int | None = None) -> None:
         self.kind = kind
         self.number = next(self._numbers)
         self.name = f"{kind} worker {self.number}"
+        self.memory_limit = memory_limit
         parent_end, child_end = socket.socketpair()
         from workers import worker_main  # only to name the target; runs in the child
-        self.process = context.Process(target=worker_main.run, args=(child_end, kind, preload),
+        self.process = context.Process(target=worker_main.run,
+                                       args=(child_end, kind, preload, memory_limit),
                                        name=self.name, daemon=True)
         self.process.start()
         child_end.close()
@@ -212,6 +235,10 @@ class Pool:
         self.context = context
         self.wedge_deadline = wedge_deadline
         self.render_count = max(1, render_workers)
+        # Read here, when a front door starts its pool: a bad setting stops it with one line.
+        self.preview_deadline = positive_number(PREVIEW_DEADLINE_SETTING, PREVIEW_DEADLINE,
+                                                "seconds")
+        self.memory_limit = worker_memory_limit(self.render_count)
         self.teardown_grace = teardown_grace
         self.preload = preload
         self._lock = threading.Lock()
@@ -254,7 +281,7 @@ class Pool:
                 self._available.wait()
         try:
             with self._spawn_lock:
-                worker = Worker(self.context, kind, self.preload)
+                worker = self._start(kind)
         except BaseException:
             with self._available:
                 self._started[kind] -= 1
@@ -265,6 +292,10 @@ class Pool:
         if kind == "shell":
             self._prewarm("shell")
         return worker
+
+    def _start(self, kind: str) -> Worker:
+        limit = self.memory_limit if kind in DRAWING_KINDS else None
+        return Worker(self.context, kind, self.preload, limit)
 
     def release(self, worker: Worker) -> None:
         """Give a healthy worker back. Shell workers are retired after each job (whatever the
@@ -302,11 +333,16 @@ class Pool:
                 self._started[kind] += 1
             try:
                 with self._spawn_lock:
-                    worker = Worker(self.context, kind, self.preload)
+                    worker = self._start(kind)
             except Exception as exc:
-                log.warning("a spare %s worker could not start: %s", kind, exc)
                 with self._available:
                     self._started[kind] -= 1
+                    closing = self._closed
+                # While the pool closes, a spare dying as it starts is the close itself (at
+                # exit, multiprocessing terminates the children it started), not news: a
+                # one-shot `rendervisor preview` would print it under its own answer.
+                if not closing:
+                    log.warning("a spare %s worker could not start: %s", kind, exc)
                 return
             with self._available:
                 self._all.add(worker)
@@ -341,6 +377,9 @@ class Pool:
 
     def _run_on(self, worker: Worker, task: str, payload: Any, cancel: CancelSignal | None,
                 on_progress: Callable | None, timeout: float | None) -> Any:
+        timeout_reason = "timeout"
+        if worker.kind == "preview" and (timeout is None or self.preview_deadline < timeout):
+            timeout, timeout_reason = self.preview_deadline, "deadline"
         job_id = next(self.job_ids)
         worker.job_group = None
         try:
@@ -408,10 +447,10 @@ class Pool:
                         return self._died(worker, task, held)
                 now = time.monotonic()
                 if stopping is None and timeout is not None and now >= started + timeout:
-                    begin_stop("timeout")
+                    begin_stop(timeout_reason)
                 elif kill_at is not None and now >= kill_at:
                     self._kill_job(worker, held)
-                    raise JobFailed(stop_message(stopping), stopping)
+                    raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
                 elif now >= last_beat + self.wedge_deadline:
                     held = held or teardown.snapshot(worker.pid, include_root=False)
                     self._kill_job(worker, held)
@@ -432,9 +471,15 @@ class Pool:
             # (a setsid grandchild escapes the shell's process group) goes now.
             teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
         if stopping is not None:
-            raise JobFailed(stop_message(stopping), stopping)
+            raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
         if frame["kind"] == "result":
             return frame.get("value")
+        if frame.get("type") == frames.OUT_OF_MEMORY:
+            worker.kill()
+            limit = (f"its {describe_bytes(worker.memory_limit)} memory limit"
+                     if worker.memory_limit else "memory")
+            raise JobFailed(f"{worker.name} ran out of {limit} and was replaced",
+                            frames.OUT_OF_MEMORY)
         raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))
 
     def _kill_job(self, worker: Worker, held: list[teardown.Held]) -> None:

@@ -1,15 +1,17 @@
 """`rendervisor preview PROJECT [--comp NAME] [--time S | --frame N] --output FILE.png
 [--max-side N]`: one frame of a saved project to a PNG.
 
-Drawn in this process with the same compositor the workers use (a one-shot command has no
-session to keep responsive, so a worker pool would only add its start-up time). The PNG appears
-at its path only when complete (a temporary, then a rename), and never over one of the project's
-inputs (render_inputs.py).
+Drawn on a preview worker, as render_preview draws it (supervisor/preview_jobs.py), so a
+project from anywhere is held to the same preview deadline and memory limit, and a frame past
+either is one line on stderr and exit 1 rather than a command that hangs or takes the
+machine's memory. The PNG appears at its path only when complete (a temporary, then a rename),
+and never over one of the project's inputs (render_inputs.py).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 from protocol.keyframes import frame_count, frame_time
 from supervisor.cli import UsageError
@@ -17,6 +19,8 @@ from supervisor.cli_project import check_writable, open_engine
 from supervisor.commands.lookup import find_comp
 from supervisor.engine import CommandError
 from supervisor.render_inputs import find_overwrite
+
+EXIT_FAILED = 1
 
 
 def run(args) -> int:
@@ -35,25 +39,34 @@ def run(args) -> int:
     if not output.lower().endswith(".png"):
         raise UsageError(f"rendervisor preview: --output {args.output} must end in .png.")
     check_writable(output, "preview")
-    _revision, document = engine.snapshot()
+    snapshot_id, document = engine.snapshot()
     overwrite = find_overwrite(document, engine.project_path, [output])
     if overwrite is not None:
         raise UsageError("rendervisor preview: " + overwrite.sentence(
             "the preview", "choose another --output"))
 
-    from workers.compositor import render_frame
+    from supervisor.pool import JobFailed
+    from supervisor.preview_jobs import draw_preview, why_not_drawn
+    from supervisor.render_cli import start_pool
     from workers.exporter import OpenedFiles
     from workers.exporter.image_sequence import write_image
-    from workers.render_tasks import encode_png, preview_scale
-    scale = preview_scale(comp["width"], comp["height"], args.max_side or 0)
-    frame = render_frame(document, comp["id"], time, scale=scale)
+    pool = start_pool(1)
+    try:
+        value = draw_preview(pool, snapshot_id, document, comp, time, args.max_side or 0,
+                             transparent=False)
+    except JobFailed as error:
+        print(f"rendervisor preview: {why_not_drawn(error, pool, comp, time, '--max-side')}",
+              file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        pool.close()
     opened = OpenedFiles()
     try:
-        write_image(encode_png(frame.pixels), output, opened)
+        write_image(value["png"], output, opened)
     except BaseException:
         opened.remove_all()
         raise
-    for missing in frame.missing:
+    for missing in value["missing"]:
         print(f"rendervisor preview: footage is missing and was left out: {missing}")
     print(output)
     return 0

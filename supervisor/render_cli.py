@@ -103,24 +103,24 @@ def run(args) -> int:
     for output in planned_outputs(engine):
         check_writable(output, "render")
     display = display_for(args)
-    pool = start_pool(args)
+    pool = start_pool(args.workers, args.cluster)
     try:
         return render(engine, pool, args, display)
     finally:
         pool.close()
 
 
-def start_pool(args):
+def start_pool(workers: int, cluster: str | None = None):
     """This machine's render workers, or a Dask cluster standing in for them. The subreaper
     flag and the forkserver come first, while this process is still single-threaded."""
     from supervisor import teardown
     teardown.become_subreaper()
-    if getattr(args, "cluster", None) is not None:
+    if cluster is not None:
         from supervisor.cluster import ClusterPool
-        return ClusterPool(args.cluster, args.workers)
+        return ClusterPool(cluster, workers)
     from supervisor.pool import Pool, make_context, worker_preload
     preload = worker_preload()
-    return Pool(make_context(preload), args.workers, preload=preload)
+    return Pool(make_context(preload), workers, preload=preload)
 
 
 def render_queue(engine, pool, ctx, chunk_size: int | None = None) -> dict:

@@ -24,10 +24,12 @@ import threading
 from collections import deque
 from typing import Callable
 
+from protocol.frames import OUT_OF_MEMORY
 from protocol.output_names import frame_path
 from supervisor.pool import CancelSignal, JobFailed, Pool, Worker
 from supervisor.render_plan import ItemPlan
 from supervisor.snapshot_jobs import run_with_snapshot
+from supervisor.worker_memory import LIMIT_SETTING
 from workers.exporter import (Chunk, JoinError, OpenedFiles, chunk_paths, join_segments,
                               with_new_token)
 
@@ -52,6 +54,7 @@ class ItemRun:
         self.started = False
         self.status = "queued"
         self.error: str | None = plan.error
+        self.failure: JobFailed | None = None  # what failed the chunk that failed the item
         if plan.error:
             self.status = "failed"
         elif not plan.chunks:
@@ -205,9 +208,12 @@ class RenderRun:
                     self._remove_temporaries(item, chunk)
                     chunk = with_new_token(chunk)
                     continue
-                again = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
+                if error.reason == OUT_OF_MEMORY:  # not retried: it would need as much again
+                    tail = f"; simplify the comp, or give workers more memory ({LIMIT_SETTING})"
+                else:
+                    tail = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
                 self._fail(item, f"{item.plan.id} failed while rendering frames {_span(chunk)}: "
-                                 f"{error}{again}.")
+                                 f"{error}{tail}.", error)
                 return worker
             self._chunk_done(item, index, value)
             return worker
@@ -288,11 +294,11 @@ class RenderRun:
             item.status = "done"
         self._on_item(plan.id, "done", 1.0)
 
-    def _fail(self, item: ItemRun, message: str) -> None:
+    def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
         with self._lock:
             if item.finished:
                 return
-            item.status, item.error = "failed", message
+            item.status, item.error, item.failure = "failed", message, failure
         log.warning("%s", message)
         self._on_item(item.plan.id, "failed", self._fraction(item))
 

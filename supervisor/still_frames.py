@@ -4,8 +4,11 @@ Now: the frame is drawn and written on the preview worker, which is always warm 
 busy with the render queue, so a still does not wait behind (or count as) a running render.
 It goes through the same chunk task and the same cleanup as a render's frames: a temporary
 renamed into place, removed on cancel; and, like every render, never over one of the
-project's inputs (render_inputs.py). Queued: a png item of that one frame, named by the queue's
-rules (two stills of one comp at different times keep one pattern, two files).
+project's inputs (render_inputs.py). Being on the preview worker, it is held to the preview
+deadline like any preview (it is the same work as a full-size preview, and every preview waits
+while it draws); a frame that needs longer is queued and rendered on the render workers, which
+have no deadline. Queued: a png item of that one frame, named by the queue's rules (two stills
+of one comp at different times keep one pattern, two files).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import math
 import os
 from typing import Any
 
+from protocol.frames import OUT_OF_MEMORY
 from protocol.keyframes import frame_count
 from protocol.output_names import expand_comp_name, frame_path, project_folder, split_extension
 from supervisor.commands.lookup import find_comp
@@ -56,9 +60,25 @@ def save_frame_as(service, engine, params: dict, ctx: Any) -> dict:
         raise Cancelled()
     entry = report["items"][0]
     if entry["status"] != "done":
-        raise CommandError(entry.get("error") or "the frame was not saved: it was stopped.")
+        raise CommandError(not_saved(run.items[0], service.pool, comp, time))
     return {"path": path, "comp": comp["name"], "time": time, "frame": number,
             "width": comp["width"], "height": comp["height"]}
+
+
+def not_saved(item, pool, comp: dict, time: float) -> str:
+    """One sentence for a still that failed (`item`, its RenderRun ItemRun)."""
+    where = f"comp {comp['name']!r} at {time} s"
+    reason = item.failure.reason if item.failure is not None else None
+    if reason == "deadline":
+        return (f"the frame was not saved: drawing {where} took longer than the "
+                f"{pool.preview_deadline:g} s preview deadline (comp.saveFrameAs draws on the "
+                "preview worker), so it was stopped and the worker replaced; simplify the comp, "
+                "or queue the frame with queue: true and render it with renderQueue.render, "
+                "which has no deadline.")
+    if reason == OUT_OF_MEMORY:
+        return (f"the frame was not saved: while it drew {where}, {item.failure}; simplify "
+                "the comp (fewer or smaller layers and effects) or make it smaller.")
+    return item.error or "the frame was not saved: it was stopped."
 
 
 def _comp(document: dict, ref) -> dict:

@@ -244,7 +244,7 @@ def run(args) -> int:
     if not os.path.isdir(folder):
         raise UsageError(f"rendervisor watch: {args.folder} is not a folder; give the folder "
                          "that projects are dropped into.")
-    pool = start_pool(args)  # before any thread: see render_cli.start_pool
+    pool = start_pool(args.workers)  # before any thread: see render_cli.start_pool
     watcher = Watcher(folder, pool)
     on_signals(watcher.interrupt)
     try:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
+import resource
 import socket
 import threading
 import time
 
-from protocol.frames import FrameError
+from protocol.frames import OUT_OF_MEMORY, FrameError
 from workers.channel import Channel
 from workers.job import Job, JobCancelled
 from workers.tasks import TASKS, TaskError
@@ -29,6 +30,12 @@ from workers.tasks import TASKS, TaskError
 # so one late beat on a loaded machine is never taken for a wedge.
 HEARTBEAT_INTERVAL = 0.5
 PR_SET_CHILD_SUBREAPER = 36
+M_ARENA_MAX = -8  # glibc's mallopt parameter number
+# glibc gives each thread that allocates its own malloc arena, up to 8 per core, each reserving
+# 64 MiB of address space: on a many-core machine, arenas alone could fill the memory limit
+# without a byte of it used. Four keep the job thread, the reader and an encoder's threads off
+# each other's locks; more buys nothing a worker that renders one frame at a time can use.
+MALLOC_ARENAS = 4
 
 
 class FrameLogHandler(logging.Handler):
@@ -58,17 +65,36 @@ def become_subreaper() -> None:
         pass
 
 
-def run(sock: socket.socket, kind: str, preload: tuple[str, ...] = ()) -> None:
+def limit_memory(limit: int) -> None:
+    """Cap this process's address space at `limit` bytes (never above a hard limit the
+    operator set), so an allocation past it fails here, as a MemoryError the job reports,
+    instead of the whole machine running out (supervisor/worker_memory.py says why and how
+    much). Set on itself after the fork: the forkserver and the supervisor stay unlimited."""
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    try:
+        ctypes.CDLL(None).mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+    except (OSError, AttributeError):  # not glibc: its allocator has no such arenas
+        pass
+
+
+def run(sock: socket.socket, kind: str, preload: tuple[str, ...] = (),
+        memory_limit: int | None = None) -> None:
     """The worker's whole life. It ends, quietly, when the supervisor's end of the socket closes
     or breaks: a supervisor that exited owes nobody a traceback from its workers."""
     try:
-        _serve(sock, kind, preload)
+        _serve(sock, kind, preload, memory_limit)
     except (OSError, FrameError):
         pass
     os._exit(0)
 
 
-def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...]) -> None:
+def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...],
+           memory_limit: int | None) -> None:
+    if memory_limit is not None:
+        limit_memory(memory_limit)
     for module in preload:
         __import__(module)
     for module in TASK_MODULES:
@@ -142,6 +168,11 @@ def _run(job: Job, state: WorkerState) -> None:
                  "message": "the job was cancelled"}
     except TaskError as exc:
         reply = {"kind": "error", "id": job.id, "type": "task", "message": str(exc)}
+    except MemoryError:
+        # Whatever the job held is freed by now (the exception unwound it), so the reply can
+        # still be built; the supervisor names the limit and replaces this worker.
+        reply = {"kind": "error", "id": job.id, "type": OUT_OF_MEMORY,
+                 "message": f"the {job.task} task ran out of memory"}
     except Exception as exc:
         logging.getLogger("rendervisor.worker").exception("task %s failed", job.task)
         reply = {"kind": "error", "id": job.id, "type": "internal",
@@ -155,6 +186,9 @@ def _run(job: Job, state: WorkerState) -> None:
     except FrameError as exc:  # a result too large or not msgpack-able: say so instead
         channel.send({"kind": "error", "id": job.id, "type": "internal",
                       "message": f"the {job.task} task's result could not be sent: {exc}"})
+    except MemoryError:  # packing the result needed a copy of it past the limit
+        channel.send({"kind": "error", "id": job.id, "type": OUT_OF_MEMORY,
+                      "message": f"the {job.task} task's result did not fit in memory"})
 
 
 class Heart:

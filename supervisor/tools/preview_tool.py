@@ -1,9 +1,10 @@
 """render_preview: one frame of a comp as PNG image content, drawn on the preview worker.
 
 The preview worker is separate from the render workers and always warm, so a running render
-never delays a preview. A preview of the same snapshot (`Engine.snapshot`'s id: the engine's
-identity and revision), comp, time and size is served from a small cache without touching a
-worker at all.
+never delays a preview; it is bounded by the preview deadline and the memory limit
+(supervisor/preview_jobs.py). A preview of the same snapshot (`Engine.snapshot`'s id:
+the engine's identity and revision), comp, time and size is served
+from a small cache without touching a worker at all.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import threading
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
 from supervisor.pool import CancelSignal, JobFailed
-from supervisor.snapshot_jobs import run_with_snapshot
+from supervisor.preview_jobs import draw_preview, why_not_drawn
 from supervisor.tools.registry import Cancelled, ToolError, ToolResult, tool
 
 CACHE_SIZE = 16  # previews are a few hundred KB each; 16 covers scrubbing back and forth
@@ -79,7 +80,7 @@ def render_preview(args, ctx):
     cache = _cache(ctx.session)
     value = cache.get(key)
     if value is None:
-        value = _render(ctx, document, snapshot_id, comp["id"], time, max_side, transparent)
+        value = _render(ctx, document, snapshot_id, comp, time, max_side, transparent)
         cache.put(key, value)
     info = {"comp": comp["name"], "time": time, "frame": frame,
             "width": value["width"], "height": value["height"]}
@@ -90,22 +91,16 @@ def render_preview(args, ctx):
                        {"type": "text", "text": json.dumps(info)}], structured=info)
 
 
-def _render(ctx, document, snapshot_id, comp_id, time, max_side, transparent) -> dict:
+def _render(ctx, document, snapshot_id, comp, time, max_side, transparent) -> dict:
     pool = ctx.session.pool
     cancel = CancelSignal()
     ctx.on_cancel(cancel.set)
     try:
-        worker = pool.acquire("preview", cancel)
-        try:
-            return run_with_snapshot(pool, worker, "preview",
-                                     {"comp": comp_id, "time": time, "max_side": max_side,
-                                      "transparent": transparent},
-                                     snapshot_id, document, cancel=cancel)
-        finally:
-            pool.release(worker)
+        return draw_preview(pool, snapshot_id, document, comp, time, max_side, transparent,
+                            cancel)
     except JobFailed as exc:
         if ctx.cancelled.is_set():
             raise Cancelled() from None
-        raise ToolError(f"The preview could not be rendered: {exc}.") from None
+        raise ToolError(why_not_drawn(exc, pool, comp, time, "max_side")) from None
     finally:
         cancel.close()

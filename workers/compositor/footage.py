@@ -22,9 +22,11 @@ from workers.compositor.video import DECODE_ERRORS, VideoDecoder
 IMAGE_BUDGET_BYTES = 512 * 1024 * 1024
 # Open video files kept; each holds a demuxer, a decoder and one decoded frame.
 MAX_OPEN_VIDEOS = 8
-# Mipmapped copies kept (for footage drawn much smaller than its pixels): a still's is reused
-# every frame; a video frame's only by the layers and motion blur samples of its own frame.
-MAX_MIPMAPPED = 16
+# Bytes of mipmap levels kept (for footage drawn much smaller than its pixels): a still's are
+# reused every frame; a video frame's only by the layers and motion blur samples of its own
+# frame. Kept by count (16), large stills could leave gigabytes of levels in a worker; the
+# newest is kept even past the budget, since the next frame draws it again.
+MIPMAP_BUDGET_BYTES = 128 * 1024 * 1024
 
 
 def _stamp(path: str):
@@ -47,6 +49,7 @@ class FootageCache:
         self._image_bytes = 0
         self._videos: OrderedDict = OrderedDict()  # path -> (stamp, VideoDecoder)
         self._mipmapped: OrderedDict = OrderedDict()  # image uniqueID -> mipmapped image
+        self._mipmap_bytes = 0
 
     def image(self, path: str) -> skia.Image | None:
         stamp = _stamp(path)
@@ -87,8 +90,10 @@ class FootageCache:
         if mipmapped is None:
             mipmapped = image.withDefaultMipmaps()
             self._mipmapped[key] = mipmapped
-            while len(self._mipmapped) > MAX_MIPMAPPED:
-                self._mipmapped.popitem(last=False)
+            self._mipmap_bytes += _mipmap_size_of(mipmapped)
+            while self._mipmap_bytes > MIPMAP_BUDGET_BYTES and len(self._mipmapped) > 1:
+                _, dropped = self._mipmapped.popitem(last=False)
+                self._mipmap_bytes -= _mipmap_size_of(dropped)
         else:
             self._mipmapped.move_to_end(key)
         return mipmapped
@@ -99,6 +104,7 @@ class FootageCache:
         self._images.clear()
         self._image_bytes = 0
         self._mipmapped.clear()
+        self._mipmap_bytes = 0
 
     def video_decoder(self, path: str) -> VideoDecoder | None:
         """The open decoder for `path` (opened now if needed), or None if it cannot be read."""
@@ -147,3 +153,8 @@ def _decode_still(path: str) -> skia.Image | None:
 
 def _size_of(image: skia.Image) -> int:
     return image.width() * image.height() * 4
+
+
+def _mipmap_size_of(image: skia.Image) -> int:
+    """The levels below full size: each a quarter of the one above, a third of it in all."""
+    return _size_of(image) // 3

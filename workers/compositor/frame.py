@@ -9,7 +9,9 @@ pixel ends opaque, premultiplied equals straight, and the frame is drawn directl
 output array through a surface wrapped around it: no copy at all. Otherwise (a transparent
 render, motion blur's sub-frames) it is drawn on a raster surface kept per output size for the
 life of the worker process (allocating a new 1920x1080 surface costs more than drawing a simple
-frame) and read back, converting to straight alpha (about 4 ms a 1080p frame here).
+frame) and read back, converting to straight alpha (about 4 ms a 1080p frame here). The kept
+surfaces stay within KEPT_SURFACE_BYTES, so a worker that drew a few huge frames does not hold
+them for the rest of its life.
 """
 
 from __future__ import annotations
@@ -27,9 +29,12 @@ from workers.compositor.footage import FootageCache
 from workers.compositor.motion_blur import (average_premultiplied, motion_blur_settings,
                                             sample_times)
 
-# Output sizes whose surface is kept: a render uses one, a preview worker a few (its max_side,
-# full size, a proxy); beyond that the least recently used is dropped.
-MAX_KEPT_SURFACES = 4
+# Bytes of surfaces kept between frames: a render uses one size, a preview worker a few (its
+# max_side, full size, a proxy). Kept by count, four full-size previews of a 16384-pixel comp
+# left 4 GiB idle in the preview worker; in bytes, a 4K surface (32 MiB) and several smaller
+# ones fit, and a larger surface is made for its frame and freed after it: allocating costs
+# little beside drawing a frame that size, and a worker's idle memory stays small.
+KEPT_SURFACE_BYTES = 64 << 20
 
 
 @dataclass
@@ -64,16 +69,22 @@ def output_size(comp: dict, scale: float) -> tuple[int, int]:
 
 def _surface(width: int, height: int) -> skia.Surface:
     surface = _surfaces.get((width, height))
-    if surface is None:
-        info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType,
-                                   skia.kPremul_AlphaType)
-        surface = skia.Surface.MakeRaster(info)
-        _surfaces[(width, height)] = surface
-        while len(_surfaces) > MAX_KEPT_SURFACES:
-            _surfaces.popitem(last=False)
-    else:
+    if surface is not None:
         _surfaces.move_to_end((width, height))
+        return surface
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+    surface = skia.Surface.MakeRaster(info)
+    if surface is None:  # the size is valid (output_size), so what failed is the allocation
+        raise MemoryError(f"no memory for a {width}x{height} drawing surface")
+    if _surface_bytes(width, height) <= KEPT_SURFACE_BYTES:
+        _surfaces[(width, height)] = surface
+        while sum(_surface_bytes(*size) for size in _surfaces) > KEPT_SURFACE_BYTES:
+            _surfaces.popitem(last=False)
     return surface
+
+
+def _surface_bytes(width: int, height: int) -> int:
+    return width * height * 4
 
 
 def _background(comp: dict, transparent: bool) -> skia.Color4f:
