@@ -69,7 +69,8 @@ def test_an_item_storing_options_off_the_list_is_refused_and_takes_no_part(tmp_p
     engine = engine_with_comp(64, 36, frameRate=10, duration=1)
     engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "a.mp4")})
     engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "b.mp4")})
-    engine.doc["renderQueue"][0]["codecOptions"] = {"x265-params": f"csv={tmp_path}/x.csv"}
+    engine.edit_quietly(lambda doc: doc["renderQueue"][0].update(
+        codecOptions={"x265-params": f"csv={tmp_path}/x.csv"}))
     refused, accepted = planned(engine)
     assert refused.error.startswith(f"{refused.id} was not rendered: codecOptions "
                                     "'x265-params' of ")
