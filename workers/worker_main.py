@@ -18,6 +18,7 @@ import logging
 import os
 import resource
 import socket
+import sys
 import threading
 import time
 
@@ -36,6 +37,21 @@ M_ARENA_MAX = -8  # glibc's mallopt parameter number
 # without a byte of it used. Four keep the job thread, the reader and an encoder's threads off
 # each other's locks; more buys nothing a worker that renders one frame at a time can use.
 MALLOC_ARENAS = 4
+
+
+def quiet_when_the_supervisor_is_gone(kind, value, traceback) -> None:
+    """sys.excepthook of the forkserver and so of every process it forks. A child forked for a
+    supervisor that exited meanwhile finds the spawn pipe closed before it becomes a worker
+    (multiprocessing reports EOFError, "Ran out of input", through this hook); nobody is left
+    to start, and a traceback on the user's terminal would say nothing they can act on."""
+    if issubclass(kind, (EOFError, ConnectionError)):
+        return
+    sys.__excepthook__(kind, value, traceback)
+
+
+# Installed on import: the forkserver preloads this module (supervisor/pool.py), so the hook
+# is in place in the forkserver before its first fork.
+sys.excepthook = quiet_when_the_supervisor_is_gone
 
 
 class FrameLogHandler(logging.Handler):
