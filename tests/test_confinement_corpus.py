@@ -320,6 +320,19 @@ CASES = [
     # -- regex: a pattern that backtracks for hours must not hold the server -------------------
     ("regex-backtracking", lambda x: ("search_files", {"path": x.read, "content": "^(a+)+$"}),
      None),
+    # -- small inputs asking for unbounded memory, and numbers a project cannot hold ----------
+    ("nonfinite-duration", lambda x: run("comp.new", name="Inf", duration=float("inf")),
+     ["duration is Infinity", "finite"]),
+    ("nonfinite-key-time", lambda x: run("prop.addKey", comp="Main", layer=1,
+                                         path="transform.rotation", time=float("nan"), value=1),
+     ["time is NaN"]),
+    ("frames-of-a-comp-past-the-limit", lambda x: run("comp.new", name="Long", duration=1e9,
+                                                      frameRate=1e6), ["over the limit"]),
+    ("polygon-corners-past-the-limit", lambda x: run(
+        "layer.add", comp="Main", type="shape", shape="polygon", points=10**9, size=[8, 8]),
+     ["corners", "over the limit"]),
+    ("text-past-the-limit", lambda x: run("layer.add", comp="Main", type="text",
+                                          text="a" * 10_000_000), ["over the limit"]),
     # -- shell ----------------------------------------------------------------------------------
     ("shell", lambda x: ("shell", {"command": f"cat {o(x, 'canary.txt')}"}), ["shell is refused"]),
     # -- allowed, and still nothing outside changes ---------------------------------------------
