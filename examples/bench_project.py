@@ -70,7 +70,7 @@ def write_bench_project(folder: str = HERE) -> tuple[str, dict]:
     """Write bench_image.png and bench.rvproj into `folder`, building the project with engine
     commands; return the project path and its document (paths absolute, as in memory)."""
     sys.path.insert(0, os.path.dirname(HERE))
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
 
     image_path = write_bench_image(os.path.join(os.path.abspath(folder), "bench_image.png"))
     engine = Engine()

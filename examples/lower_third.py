@@ -66,7 +66,7 @@ def build(folder: str = HERE, clip: str | None = None) -> str:
     """Write the clip (unless `clip` names one already written) and lower_third.rvproj into
     `folder`; the project's path."""
     sys.path.insert(0, os.path.dirname(HERE))
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
 
     clip = clip or write_clip(os.path.join(folder, CLIP_NAME))
     engine = Engine()

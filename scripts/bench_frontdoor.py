@@ -126,8 +126,8 @@ def pipelined_throughput(command, folder, path, count) -> float:
 
 def noop_round_trip(rounds: int) -> dict:
     sys.path.insert(0, os.path.dirname(HERE))
-    from supervisor import teardown
-    from supervisor.pool import Pool, make_context, worker_preload
+    from supervisor.runtime import teardown
+    from supervisor.runtime.pool import Pool, make_context, worker_preload
 
     teardown.become_subreaper()
     preload = worker_preload()

@@ -43,7 +43,7 @@ import numpy as np  # noqa: E402
 import bench_project  # noqa: E402
 import moviepy_reference  # noqa: E402
 import plain_skia_reference  # noqa: E402
-from protocol.keyframes import frame_count  # noqa: E402
+from protocol.model.keyframes import frame_count  # noqa: E402
 from workers.compositor import FootageCache, render_frame, render_to_surface  # noqa: E402
 
 GOAL_FPS = 60
@@ -55,7 +55,7 @@ QUEUE_CODEC_OPTIONS = {"preset": "veryfast", "pix_fmt": "yuv420p", "crf": "23"}
 def load_project(path: str | None) -> tuple[str, dict]:
     """The bench project as the engine opens it (footage paths resolved against its folder),
     (re)written into examples/ when it or its image is missing."""
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
     if path is None:
         path = os.path.join(ROOT, "examples", "bench.rvproj")
         if not os.path.exists(path) or not os.path.exists(
@@ -137,8 +137,8 @@ def measure_queue(path: str, passes: int, workers: int, context, seconds: float 
 
     import psutil
 
-    from supervisor.pool import Pool
-    from supervisor.session import Options, Session
+    from supervisor.runtime.pool import Pool
+    from supervisor.mcp.session import Options, Session
 
     made, preload = context
     pool = Pool(made, workers, preload=preload)
@@ -239,8 +239,9 @@ def main() -> None:
     args = parser.parse_args()
     context = None
     if args.only != "compositor":
-        # The forkserver first, while this process is single-threaded (see supervisor/pool.py).
-        from supervisor.pool import make_context, worker_preload
+        # The forkserver first, while this process is single-threaded (see
+        # supervisor/runtime/pool.py).
+        from supervisor.runtime.pool import make_context, worker_preload
         preload = worker_preload()
         context = (make_context(preload), preload)
     path, document = load_project(args.project)

@@ -1,6 +1,6 @@
-"""Rewrite the compositor's golden images (tests/golden/*.png) from the current code, and say
-per image how much it changed, so a reviewer sees which pictures moved and by how much before
-accepting them.
+"""Rewrite the compositor's golden images (tests/compositor/golden/*.png) from the current code,
+and say per image how much it changed, so a reviewer sees which pictures moved and by how much
+before accepting them.
 
     /work/venv/bin/python scripts/regenerate_goldens.py [NAME ...]
 """
@@ -13,7 +13,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from tests.compositor_golden_scenes import (GOLDEN_DIR, SCENES, difference,  # noqa: E402
+from tests.helpers.compositor_golden_scenes import (GOLDEN_DIR, SCENES, difference,  # noqa: E402
                                             golden_path, read_png, write_png)
 from workers.compositor import render_frame  # noqa: E402
 

@@ -31,7 +31,7 @@ sys.path.insert(0, ROOT)
 
 import psutil  # noqa: E402
 
-from tests.mcp_process import McpProcess  # noqa: E402
+from tests.helpers.mcp_process import McpProcess  # noqa: E402
 
 # A generous bound on any one answer: a missing answer, not a slow one, is what the soak finds.
 ANSWER_WITHIN = 120.0

@@ -1,17 +1,13 @@
 import pytest
 
-from tests.mcp_process import McpProcess
+from tests.helpers.mcp_process import McpProcess
+from tests.helpers.worker_pools import pool_context
 
 
 @pytest.fixture(scope="session")
 def worker_context():
-    """(context, preload) for an in-process Pool: this test process becomes a subreaper and
-    starts the forkserver once, as `rendervisor mcp` does before its first thread."""
-    from supervisor import teardown
-    from supervisor.pool import make_context, worker_preload
-    teardown.become_subreaper()
-    preload = worker_preload()
-    return make_context(preload), preload
+    """(context, preload) for an in-process Pool (tests/helpers/worker_pools.py)."""
+    return pool_context()
 
 
 @pytest.fixture

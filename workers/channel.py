@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 import threading
 
-from protocol import frames
+from protocol.wire import frames
 
 
 class Channel:

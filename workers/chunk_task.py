@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from protocol.keyframes import frame_time
+from protocol.model.keyframes import frame_time
 from workers.compositor import render_frame
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles

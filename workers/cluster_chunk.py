@@ -3,7 +3,7 @@ bytes, so a cluster's nodes need no shared disk (ARCHITECTURE.md, "Beyond one ma
 
 The chunk is rendered by the very code a local render worker runs (workers/chunk_task.py), into
 a private temporary folder of the Dask worker, with the chunk's own token; the files it wrote
-are read back and the folder removed. The client (supervisor/cluster.py) writes the bytes to
+are read back and the folder removed. The client (supervisor/cli/cluster.py) writes the bytes to
 the names a local render would have used, so the output is the same file.
 
 A pure function of its arguments: Dask may run it twice (a lost worker, a retry), and a rerun
@@ -16,7 +16,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 
-from protocol.output_names import frame_path
+from protocol.model.output_names import frame_path
 
 
 @dataclass

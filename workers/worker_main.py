@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 
-from protocol.frames import OUT_OF_MEMORY, FrameError
+from protocol.wire.frames import OUT_OF_MEMORY, FrameError
 from workers.channel import Channel
 from workers.job import Job, JobCancelled
 from workers.tasks import TASKS, TaskError
@@ -49,7 +49,7 @@ def quiet_when_the_supervisor_is_gone(kind, value, traceback) -> None:
     sys.__excepthook__(kind, value, traceback)
 
 
-# Installed on import: the forkserver preloads this module (supervisor/pool.py), so the hook
+# Installed on import: the forkserver preloads this module (supervisor/runtime/pool.py), so the hook
 # is in place in the forkserver before its first fork.
 sys.excepthook = quiet_when_the_supervisor_is_gone
 
@@ -84,7 +84,7 @@ def become_subreaper() -> None:
 def limit_memory(limit: int) -> None:
     """Cap this process's address space at `limit` bytes (never above a hard limit the
     operator set), so an allocation past it fails here, as a MemoryError the job reports,
-    instead of the whole machine running out (supervisor/worker_memory.py says why and how
+    instead of the whole machine running out (supervisor/runtime/worker_memory.py says why and how
     much). Set on itself after the fork: the forkserver and the supervisor stay unlimited."""
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
     if hard != resource.RLIM_INFINITY:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.mcp_process import McpProcess
+from tests.helpers.mcp_process import McpProcess
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,8 @@ import av
 import numpy as np
 import psutil
 
-from tests.mcp_process import McpProcess
-from tests.process_tree import processes_running, tree_of, zombies_under
+from tests.helpers.mcp_process import McpProcess
+from tests.helpers.process_tree import processes_running, tree_of, zombies_under
 
 KILLS = int(os.environ.get("CHAOS_KILLS", "10"))
 FRAMES = 300

@@ -21,11 +21,11 @@ import subprocess
 import psutil
 import pytest
 
-from tests import mcp_process
-from tests.mcp_process import McpProcess
+from tests.helpers import mcp_process
+from tests.helpers.mcp_process import McpProcess
 
 TEXT = "a long line of text to make the project bigger than the room left " * 900  # ~59 KB, within
-# the longest string a project may hold (protocol/limits.py)
+# the longest string a project may hold (protocol/model/limits.py)
 # Room left on the small disk: less than the project or a render needs, more than nothing, so
 # the failure comes part way through a write rather than at the first byte.
 ROOM = 12 * 1024

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol import jsonrpc
+from protocol.wire import jsonrpc
 
 # Bounded for CI: the whole module runs in well under a minute. A long run sets the number of
 # examples per property: `FUZZ_EXAMPLES=5000 pytest -s tests/reliability/test_frontdoor_fuzz.py`
@@ -411,7 +411,7 @@ def test_a_cancel_for_any_id_never_costs_another_request_its_answer(fuzzed, conf
 
 
 def test_a_line_longer_than_the_limit_is_refused_with_a_parse_error_and_skipped(fuzzed):
-    from supervisor.server import MAX_LINE
+    from supervisor.mcp.server import MAX_LINE
     request_id = fresh_id("int")
     line = b'{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"x":"' % request_id
     line += b"x" * (MAX_LINE + 10) + b'"}}'

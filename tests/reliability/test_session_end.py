@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from tests.mcp_process import McpProcess
-from tests.process_tree import tree_of
+from tests.helpers.mcp_process import McpProcess
+from tests.helpers.process_tree import tree_of
 
 
 @pytest.mark.parametrize("ending", ["stdin closed", "SIGTERM"])

@@ -14,9 +14,9 @@ import time
 import psutil
 import pytest
 
-from supervisor import teardown
-from supervisor.pool import JobFailed, Pool
-from tests.process_tree import processes_running
+from supervisor.runtime import teardown
+from supervisor.runtime.pool import JobFailed, Pool
+from tests.helpers.process_tree import processes_running
 
 # A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
 # the production 30 s keeps the test short, and is still many heartbeats (0.5 s) long.

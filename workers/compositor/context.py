@@ -8,6 +8,7 @@ drawer reaches for module state and a missing file is reported once, by path.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from workers.compositor.footage import FootageCache
 
@@ -20,17 +21,23 @@ MAX_PRECOMP_DEPTH = 16
 class RenderContext:
     document: dict
     footage_cache: FootageCache
+    # draw_comp(canvas, ctx, comp, time): how a comp's layers are drawn (comp.draw_layers),
+    # handed down so a precomp layer can draw its comp without importing the compositing that
+    # draws it (which would make the two modules need each other).
+    draw_comp: Callable
     comps: dict = field(default_factory=dict)
     footage: dict = field(default_factory=dict)
     missing: list = field(default_factory=list)
     depth: int = 0
 
     @classmethod
-    def for_document(cls, document: dict, footage_cache: FootageCache) -> "RenderContext":
+    def for_document(cls, document: dict, footage_cache: FootageCache,
+                     draw_comp: Callable) -> "RenderContext":
         comps = {}
         for comp in document.get("comps", []):
             comps[comp.get("id")] = comp
-        return cls(document=document, footage_cache=footage_cache, comps=comps,
+        return cls(document=document, footage_cache=footage_cache, draw_comp=draw_comp,
+                   comps=comps,
                    footage={item.get("id"): item for item in document.get("footage", [])})
 
     def find_comp(self, comp_ref: str) -> dict:

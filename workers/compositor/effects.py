@@ -12,9 +12,9 @@ import math
 
 import skia
 
-from protocol.colors import normalize_color
-from protocol.effects import EFFECTS
-from protocol.keyframes import value_at
+from protocol.model.colors import normalize_color
+from protocol.model.effects import EFFECTS
+from protocol.model.keyframes import value_at
 from workers.compositor.paints import color4f
 
 # Rec. 709 luma, the weights After Effects uses for luma mattes and tint.

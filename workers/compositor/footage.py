@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import skia
 
-from protocol.sequences import sequence_path
+from protocol.model.sequences import sequence_path
 from workers.compositor.video import DECODE_ERRORS, VideoDecoder
 
 # Decoded stills kept, in bytes of pixels: enough for a sequence's working set and a few

@@ -12,7 +12,7 @@ import math
 
 import skia
 
-from protocol.transforms import layer_time
+from protocol.model.transforms import layer_time
 from workers.compositor.context import RenderContext
 
 # Catmull-Rom bicubic: it interpolates (exact at 100% on whole pixels, so a still reproduces

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import skia
 
-from protocol.colors import normalize_color
+from protocol.model.colors import normalize_color
 from workers.compositor.comp import draw_layers
 from workers.compositor.context import RenderContext
 from workers.compositor.footage import FootageCache
@@ -56,7 +56,7 @@ def default_footage_cache() -> FootageCache:
 
 def _context(document: dict, footage: FootageCache | None) -> RenderContext:
     return RenderContext.for_document(
-        document, footage if footage is not None else default_footage_cache())
+        document, footage if footage is not None else default_footage_cache(), draw_layers)
 
 
 def output_size(comp: dict, scale: float) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import skia
 
-from protocol.colors import normalize_color
+from protocol.model.colors import normalize_color
 
 _JOINS = {"miter": skia.Paint.kMiter_Join, "round": skia.Paint.kRound_Join,
           "bevel": skia.Paint.kBevel_Join}

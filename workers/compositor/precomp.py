@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.transforms import layer_time
+from protocol.model.transforms import layer_time
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
 
 
@@ -27,14 +27,11 @@ def draw_precomp(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: flo
     source = source_comp(ctx, layer)
     if source is None or ctx.depth >= MAX_PRECOMP_DEPTH:
         return
-    # Imported here: a comp draws its layers and a precomp layer draws a comp, so the two
-    # modules need each other.
-    from workers.compositor.comp import draw_layers
     canvas.save()
     canvas.clipRect(precomp_box(ctx, layer), skia.ClipOp.kIntersect, True)
     ctx.depth += 1
     try:
-        draw_layers(canvas, ctx, source, layer_time(layer, time))
+        ctx.draw_comp(canvas, ctx, source, layer_time(layer, time))
     finally:
         ctx.depth -= 1
         canvas.restore()

@@ -10,7 +10,7 @@ import math
 
 import skia
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 from workers.compositor.paints import color_paint, fill_paint, stroke_paint
 
 

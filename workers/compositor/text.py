@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import skia
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 from workers.compositor.fonts import fallback_typeface, typeface
 from workers.compositor.paints import fill_paint
 

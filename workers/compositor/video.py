@@ -16,7 +16,7 @@ import av
 import numpy as np
 import skia
 
-from protocol.ffmpeg_inputs import OPEN_OPTIONS
+from protocol.model.ffmpeg_inputs import OPEN_OPTIONS
 
 # Past this many frames ahead a seek (to the key frame before the target) is cheaper than
 # decoding every frame in between; below it, forward decoding avoids re-decoding a GOP.

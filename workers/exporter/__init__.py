@@ -4,8 +4,8 @@ Runs inside render workers. Image sequences are written frame by frame (`write_s
 videos are encoded in segments that start on key frames (`encode_segment`, one per chunk of
 frames, in any worker) and joined by stream copy (`join_segments`). Every file created is
 recorded in an `OpenedFiles`, which is what cancel and failure clean up, and nothing else.
-Naming and clash rules live in protocol/output_names.py, the format table in
-protocol/output_formats.py.
+Naming and clash rules live in protocol/model/output_names.py, the format table in
+protocol/model/output_formats.py.
 """
 
 from workers.exporter.chunks import (Chunk, chunk_paths, export_chunk, plan_chunks,

@@ -26,8 +26,8 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from protocol.output_formats import output_format
-from protocol.output_names import frame_path
+from protocol.model.output_formats import output_format
+from protocol.model.output_names import frame_path
 from workers.exporter.atomic_files import new_token, temporary_path
 from workers.exporter.image_sequence import write_sequence
 from workers.exporter.opened_files import OpenedFiles

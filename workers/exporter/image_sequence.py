@@ -14,8 +14,8 @@ from typing import Callable, Iterable
 import av
 import numpy as np
 
-from protocol.output_formats import output_format
-from protocol.output_names import frame_path
+from protocol.model.output_formats import output_format
+from protocol.model.output_names import frame_path
 from workers.exporter.atomic_files import publish, temporary_path
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.pixels import check_frame, video_frame

@@ -20,8 +20,8 @@ from fractions import Fraction
 
 import av
 
-from protocol.codec_options import CodecOptionRefused, check_codec_options
-from protocol.output_formats import OutputFormat, output_format
+from protocol.model.codec_options import CodecOptionRefused, check_codec_options
+from protocol.model.output_formats import OutputFormat, output_format
 from workers.exporter.pixels import BT709, is_bt709
 
 # Video container per format, as FFmpeg names the muxer.
@@ -73,7 +73,7 @@ def exact_rate(frame_rate) -> Fraction:
 
 
 def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
-    """An item's codecOptions as strings, once protocol/codec_options.py's list for the format
+    """An item's codecOptions as strings, once protocol/model/codec_options.py's list for the format
     allows them; otherwise CodecOptionError with its sentence. Checked here as well as when
     queued and planned: this is the last place before FFmpeg, whoever planned the chunk."""
     try:

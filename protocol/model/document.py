@@ -1,0 +1,495 @@
+"""The project document: its version, its migration, its validation, and new parts of it.
+
+docs/document.md is the schema in words; this module is the same schema in code. A document is
+plain JSON data (dicts, lists, strings, numbers). `load_document` turns untrusted data (a file
+being opened, a snapshot arriving at a worker) into a checked, migrated document with colors in
+their stored form, or raises DocumentError naming the place:
+`comps[2].layers[0].transform.position: expected [x, y], got 5`. A number the document cannot hold
+(protocol/model/numbers.py) and an input past protocol/model/limits.py's limits are refused the
+same way.
+
+Pure: no I/O, no state. Reading and writing files is the supervisor's business.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any, Callable
+
+from protocol.model.effects import EFFECTS, default_params
+from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
+from protocol.model.keyframes import check_interpolation, frame_count, is_animated
+from protocol.model.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.model.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.model.numbers import unusable_number_in, unusable_problem
+from protocol.model.output_formats import FORMATS
+from protocol.model.values import check_value, describe, is_number
+
+VERSION = 1
+
+ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
+               "item": "item"}
+_ID = re.compile(r"^(comp|layer|fx|footage|item)(\d+)$")
+
+COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
+                 "background": [0.0, 0.0, 0.0, 1.0]}
+FOOTAGE_KINDS = ("image", "sequence", "video")
+
+
+class DocumentError(ValueError):
+    """A document that does not follow the schema; `place` is where (`comps[0].layers[1]`)."""
+
+    def __init__(self, place: str, problem: str):
+        self.place = place
+        self.problem = problem
+        super().__init__(f"{place}: {problem}" if place else problem)
+
+
+# ---------------------------------------------------------------------------------------------
+# New documents and their parts
+
+
+def new_document(name: str = "Untitled") -> dict:
+    return {"version": VERSION, "name": name, "nextId": 1, "footage": [], "comps": [],
+            "renderQueue": []}
+
+
+def allocate_id(doc: dict, kind: str) -> str:
+    """A fresh id for a new part; `nextId` only ever grows, so ids are never reused."""
+    number = doc["nextId"]
+    doc["nextId"] = number + 1
+    return f"{ID_PREFIXES[kind]}{number}"
+
+
+def new_comp(doc: dict, name: str, **settings: Any) -> dict:
+    """A new comp with the defaults (1920x1080, 30 fps, 10 s, black) under `settings`."""
+    comp = {"id": allocate_id(doc, "comp"), "name": name, **copy.deepcopy(COMP_DEFAULTS),
+            "motionBlur": {"enabled": False, "samples": 8, "shutterAngle": 180},
+            "proxy": None, "layers": []}
+    comp.update(settings)
+    return comp
+
+
+def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
+    return {"id": allocate_id(doc, "effect"), "effect": effect, "enabled": True,
+            "params": {**default_params(effect), **(params or {})}}
+
+
+def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
+                   skip_existing: bool, codec_options: dict) -> dict:
+    return {"id": allocate_id(doc, "item"), "comp": comp_id, "output": output,
+            "format": format, "frames": frames, "skipExisting": skip_existing,
+            "codecOptions": dict(codec_options), "status": "queued"}
+
+
+def unique_name(base: str, taken: set[str]) -> str:
+    """`base` if free, else `base 2`, `base 3`, ..."""
+    if base not in taken:
+        return base
+    number = 2
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"
+
+
+def numbered_name(base: str, taken: set[str]) -> str:
+    """The first free `base 1`, `base 2`, ... (After Effects' `Comp 1`, `Solid 2`)."""
+    number = 1
+    while f"{base} {number}" in taken:
+        number += 1
+    return f"{base} {number}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Text form
+
+
+def dumps(doc: dict) -> str:
+    """The saved form: indented JSON, keys in schema order, one trailing newline."""
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def compact(doc: dict) -> str:
+    """The document as compact JSON (ASCII): the form its size is measured in
+    (MAX_DOCUMENT_BYTES, one byte a character) and the form the undo history keeps."""
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False)
+
+
+def size_problem(size: int) -> str | None:
+    """Past MAX_DOCUMENT_BYTES, what a document of `size` bytes (its `compact` form) is, to
+    follow "the project is" or "would make the project"; None within it."""
+    if size <= MAX_DOCUMENT_BYTES:
+        return None
+    return (f"{size / 1e6:.1f} MB as compact JSON, over the limit of "
+            f"{MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB for a project; make it smaller (fewer "
+            "keys, shorter texts) or split it into several projects")
+
+
+def loads(text: str) -> dict:
+    """Parse and load a saved project; DocumentError (place "") for text that is not JSON."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise DocumentError("", f"not a JSON document (line {error.lineno}, column "
+                                f"{error.colno}: {error.msg})") from None
+    return load_document(data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Migration
+
+
+def _migrate_0_to_1(doc: dict) -> dict:
+    """Version 0 is the draft format, before `version` and `nextId` existed: add them, and the
+    lists a draft could leave out."""
+    upgraded = {"version": 1, "name": doc.get("name", "Untitled"),
+                "nextId": _next_free_id(doc), "footage": doc.get("footage", []),
+                "comps": doc.get("comps", []), "renderQueue": doc.get("renderQueue", [])}
+    upgraded.update({key: value for key, value in doc.items() if key not in upgraded})
+    return upgraded
+
+
+# from version -> step to the next version
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {0: _migrate_0_to_1}
+
+
+def migrate(doc: dict) -> dict:
+    version = doc.get("version", 0)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise DocumentError("version", f"expected a whole number, got {version!r}")
+    if version > VERSION:
+        raise DocumentError("version", f"this project is version {version}, newer than this "
+                                       f"rendervisor reads (version {VERSION}); update "
+                                       "rendervisor to open it")
+    while version < VERSION:
+        doc = MIGRATIONS[version](doc)
+        version = doc["version"]
+    return doc
+
+
+def _next_free_id(doc: Any) -> int:
+    highest = 0
+    for value in _all_ids(doc):
+        match = _ID.match(value)
+        if match:
+            highest = max(highest, int(match.group(2)))
+    return highest + 1
+
+
+def _all_ids(node: Any):
+    if isinstance(node, dict):
+        if isinstance(node.get("id"), str):
+            yield node["id"]
+        for value in node.values():
+            yield from _all_ids(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _all_ids(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+def load_document(data: Any) -> dict:
+    """A checked, migrated copy of `data`, colors normalised; DocumentError otherwise."""
+    if not isinstance(data, dict):
+        raise DocumentError("", f"expected a project object {{\"version\": ..., \"comps\": "
+                                f"[...]}}, got {type(data).__name__}")
+    unusable = unusable_number_in(data)
+    if unusable is not None:
+        where, number = unusable
+        raise DocumentError(where.lstrip("."), unusable_problem(number))
+    doc = migrate(copy.deepcopy(data))
+    _check_keys(doc, "", required=("version", "name", "nextId", "footage", "comps",
+                                   "renderQueue"), optional=())
+    _expect(doc, "name", "string", "")
+    if not isinstance(doc["nextId"], int) or isinstance(doc["nextId"], bool):
+        raise DocumentError("nextId", f"expected a whole number, got {doc['nextId']!r}")
+    for key in ("footage", "comps", "renderQueue"):
+        if not isinstance(doc[key], list):
+            raise DocumentError(key, f"expected a list, got {doc[key]!r}")
+    doc["footage"] = [_check_footage(f, f"footage[{i}]") for i, f in enumerate(doc["footage"])]
+    doc["comps"] = [_check_comp(c, f"comps[{i}]") for i, c in enumerate(doc["comps"])]
+    doc["renderQueue"] = [_check_item(item, f"renderQueue[{i}]")
+                          for i, item in enumerate(doc["renderQueue"])]
+    _check_ids(doc)
+    _check_references(doc)
+    problem = size_problem(len(compact(doc)))
+    if problem is not None:
+        raise DocumentError("", f"the project is {problem}")
+    return doc
+
+
+def _check_keys(node: Any, place: str, required: tuple, optional: tuple) -> None:
+    if not isinstance(node, dict):
+        raise DocumentError(place, f"expected an object, got {node!r}")
+    missing = [key for key in required if key not in node]
+    if missing:
+        raise DocumentError(place, f"missing {', '.join(missing)}")
+    unknown = sorted(set(node) - set(required) - set(optional))
+    if unknown:
+        raise DocumentError(_join(place, unknown[0]),
+                            f"unknown key; the keys here are "
+                            f"{', '.join(list(required) + list(optional))}")
+
+
+def _join(place: str, key: Any) -> str:
+    if isinstance(key, int):
+        return f"{place}[{key}]"
+    return f"{place}.{key}" if place else str(key)
+
+
+def _expect(node: dict, key: str, kind: Any, place: str) -> None:
+    """Check `node[key]` against `kind`, storing the normalised value."""
+    try:
+        node[key] = check_value(kind, node[key])
+    except ValueError as error:
+        raise DocumentError(_join(place, key), str(error)) from None
+
+
+def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) -> Any:
+    """A property value (static, or `{"keys": [...]}` when animatable), normalised."""
+    if not is_animated(prop):
+        try:
+            return check_value(kind, prop)
+        except ValueError as error:
+            raise DocumentError(place, str(error)) from None
+    if not animatable:
+        raise DocumentError(place, f"this property cannot be animated; expected "
+                                   f"{describe(kind)}")
+    _check_keys(prop, place, required=("keys",), optional=())
+    keys = prop["keys"]
+    if not isinstance(keys, list) or not keys:
+        raise DocumentError(_join(place, "keys"), "expected a non-empty list of keys")
+    if len(keys) > MAX_KEYS:
+        raise DocumentError(_join(place, "keys"), f"has {len(keys):,} keys, over the limit of "
+                                                  f"{MAX_KEYS:,} for one property; use fewer "
+                                                  "(a key on every frame is rarely needed)")
+    checked = []
+    for index, key in enumerate(keys):
+        where = f"{place}.keys[{index}]"
+        _check_keys(key, where, required=("time", "value"), optional=("interpolation",))
+        if not is_number(key["time"]):
+            raise DocumentError(f"{where}.time", f"expected seconds, got {key['time']!r}")
+        if checked and key["time"] <= checked[-1]["time"]:
+            raise DocumentError(f"{where}.time", "key times must be increasing; this key is "
+                                                 "not after the one before it")
+        try:
+            value = check_value(kind, key["value"])
+        except ValueError as error:
+            raise DocumentError(f"{where}.value", str(error)) from None
+        entry = {"time": key["time"], "value": value}
+        try:
+            entry["interpolation"] = check_interpolation(key.get("interpolation", "linear"))
+        except ValueError as error:
+            raise DocumentError(f"{where}.interpolation", str(error)) from None
+        checked.append(entry)
+    return {"keys": checked}
+
+
+def _check_footage(footage: Any, place: str) -> dict:
+    _check_keys(footage, place, required=("id", "name", "path", "kind", "width", "height"),
+                optional=("frameRate", "duration", "frameCount", "firstFrame"))
+    for key, kind in (("id", "string"), ("name", "string"), ("path", "string"),
+                      ("kind", FOOTAGE_KINDS), ("width", "positive"), ("height", "positive")):
+        _expect(footage, key, kind, place)
+    for key, kind in (("frameRate", "positive"), ("duration", "nonNegative"),
+                      ("frameCount", "nonNegative"), ("firstFrame", "nonNegative")):
+        if key in footage:
+            _expect(footage, key, kind, place)
+    return footage
+
+
+def _check_comp(comp: Any, place: str) -> dict:
+    _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
+                                       "duration", "background", "layers"),
+                optional=("motionBlur", "proxy"))
+    for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
+                      ("height", "positive"), ("frameRate", "positive"),
+                      ("duration", "positive"), ("background", "color")):
+        _expect(comp, key, kind, place)
+    problem = frame_count_problem(comp["duration"], comp["frameRate"])
+    if problem is not None:
+        raise DocumentError(place, problem)
+    comp.setdefault("motionBlur", {"enabled": False, "samples": 8, "shutterAngle": 180})
+    comp.setdefault("proxy", None)
+    blur = comp["motionBlur"]
+    where = f"{place}.motionBlur"
+    _check_keys(blur, where, required=("enabled", "samples", "shutterAngle"), optional=())
+    for key, kind in (("enabled", "bool"), ("samples", "positive"),
+                      ("shutterAngle", "nonNegative")):
+        _expect(blur, key, kind, where)
+    _expect(comp, "proxy", "idOrNull", place)
+    if not isinstance(comp["layers"], list):
+        raise DocumentError(f"{place}.layers", f"expected a list, got {comp['layers']!r}")
+    comp["layers"] = [check_layer(layer, f"{place}.layers[{i}]")
+                      for i, layer in enumerate(comp["layers"])]
+    return comp
+
+
+def frame_count_problem(duration: float, frame_rate: float) -> str | None:
+    """Why a comp of `duration` seconds at `frame_rate` may not be (MAX_COMP_FRAMES), or None."""
+    frames = frame_count(duration, frame_rate)
+    if frames <= MAX_COMP_FRAMES:
+        return None
+    return (f"{duration:g} s at {frame_rate:g} fps is {frames:,} frames, over the limit of "
+            f"{MAX_COMP_FRAMES:,} frames for a comp; shorten it or lower its frame rate")
+
+
+def check_layer(layer: Any, place: str) -> dict:
+    """One layer, checked against protocol/model/layers.py's tables and normalised."""
+    _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
+                                        *ATTRIBUTES), optional=())
+    _expect(layer, "id", "string", place)
+    _expect(layer, "type", LAYER_TYPES, place)
+    for key, kind in ATTRIBUTES.items():
+        _expect(layer, key, kind, place)
+    if layer["outPoint"] <= layer["inPoint"]:
+        raise DocumentError(f"{place}.outPoint", "must be after inPoint, or the layer is never "
+                                                 "visible")
+    where = f"{place}.transform"
+    _check_keys(layer["transform"], where, required=tuple(TRANSFORM), optional=())
+    for key, kind in TRANSFORM.items():
+        layer["transform"][key] = check_property(kind, layer["transform"][key],
+                                                 f"{where}.{key}")
+    spec = CONTENT[layer["type"]]
+    where = f"{place}.content"
+    _check_keys(layer["content"], where, required=REQUIRED_CONTENT[layer["type"]],
+                optional=tuple(k for k in spec if k not in REQUIRED_CONTENT[layer["type"]]))
+    for key, value in layer["content"].items():
+        kind, animatable = spec[key]
+        layer["content"][key] = check_property(kind, value, f"{where}.{key}", animatable)
+    if not isinstance(layer["effects"], list):
+        raise DocumentError(f"{place}.effects", f"expected a list, got {layer['effects']!r}")
+    layer["effects"] = [check_effect(fx, f"{place}.effects[{i}]")
+                        for i, fx in enumerate(layer["effects"])]
+    return layer
+
+
+def check_effect(effect: Any, place: str) -> dict:
+    _check_keys(effect, place, required=("id", "effect", "enabled", "params"), optional=())
+    _expect(effect, "id", "string", place)
+    _expect(effect, "effect", tuple(EFFECTS), place)
+    _expect(effect, "enabled", "bool", place)
+    spec = EFFECTS[effect["effect"]]
+    where = f"{place}.params"
+    _check_keys(effect["params"], where, required=(), optional=tuple(spec))
+    params = default_params(effect["effect"])
+    for key, value in effect["params"].items():
+        params[key] = check_property(spec[key][0], value, f"{where}.{key}")
+    effect["params"] = params
+    return effect
+
+
+def _check_item(item: Any, place: str) -> dict:
+    _check_keys(item, place, required=("id", "comp", "output", "format", "frames",
+                                       "skipExisting", "codecOptions", "status"), optional=())
+    for key, kind in (("id", "string"), ("comp", "string"), ("output", "string"),
+                      ("format", tuple(FORMATS)), ("skipExisting", "bool"),
+                      ("status", "string")):
+        _expect(item, key, kind, place)
+    if item["frames"] is not None:
+        try:
+            parse_frame_spec(item["frames"])
+        except FrameSpecError as error:
+            raise DocumentError(f"{place}.frames", str(error)) from None
+    options = item["codecOptions"]
+    if not isinstance(options, dict) or not all(isinstance(v, (str, int, float))
+                                                and not isinstance(v, bool)
+                                                for v in options.values()):
+        raise DocumentError(f"{place}.codecOptions",
+                            f'expected an object of option names to values, e.g. '
+                            f'{{"crf": "20"}}, got {options!r}')
+    return item
+
+
+def _check_ids(doc: dict) -> None:
+    seen: dict[str, str] = {}
+    places = [(f"footage[{i}]", f) for i, f in enumerate(doc["footage"])]
+    for ci, comp in enumerate(doc["comps"]):
+        places.append((f"comps[{ci}]", comp))
+        for li, layer in enumerate(comp["layers"]):
+            places.append((f"comps[{ci}].layers[{li}]", layer))
+            places += [(f"comps[{ci}].layers[{li}].effects[{ei}]", fx)
+                       for ei, fx in enumerate(layer["effects"])]
+    places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
+    highest = 0
+    for place, node in places:
+        if node["id"] in seen:
+            raise DocumentError(f"{place}.id", f"{node['id']!r} is already the id of "
+                                               f"{seen[node['id']]}; ids must be unique")
+        seen[node["id"]] = place
+        match = _ID.match(node["id"])
+        if match:
+            highest = max(highest, int(match.group(2)))
+    if doc["nextId"] <= highest:
+        raise DocumentError("nextId", f"is {doc['nextId']} but the id counter {highest} is "
+                                      f"already used; set it to {highest + 1} or more")
+
+
+def _check_references(doc: dict) -> None:
+    footage_ids = {f["id"] for f in doc["footage"]}
+    comps = {c["id"]: c for c in doc["comps"]}
+    for ci, comp in enumerate(doc["comps"]):
+        place = f"comps[{ci}]"
+        if comp["proxy"] is not None and comp["proxy"] not in footage_ids:
+            raise DocumentError(f"{place}.proxy", f"no footage has the id {comp['proxy']!r}")
+        layer_ids = {layer["id"] for layer in comp["layers"]}
+        for li, layer in enumerate(comp["layers"]):
+            where = f"{place}.layers[{li}]"
+            if layer["parent"] is not None:
+                if layer["parent"] not in layer_ids or layer["parent"] == layer["id"]:
+                    raise DocumentError(f"{where}.parent", f"{layer['parent']!r} is not another "
+                                                           "layer of this comp")
+            content = layer["content"]
+            if layer["type"] in ("image", "video") and content["footage"] not in footage_ids:
+                raise DocumentError(f"{where}.content.footage",
+                                    f"no footage has the id {content['footage']!r}")
+            if layer["type"] == "precomp" and content["source"] not in comps:
+                raise DocumentError(f"{where}.content.source",
+                                    f"no comp has the id {content['source']!r}")
+        cycle = parent_cycle(comp)
+        if cycle:
+            raise DocumentError(f"{place}.layers", "the parents of layers "
+                                                   f"{' -> '.join(cycle)} form a loop")
+    for ci, comp in enumerate(doc["comps"]):
+        loop = precomp_cycle(doc, comp["id"])
+        if loop:
+            names = " -> ".join(comps[c]["name"] for c in loop)
+            raise DocumentError(f"comps[{ci}]", f"comps nest inside themselves ({names})")
+    for i, item in enumerate(doc["renderQueue"]):
+        if item["comp"] not in comps:
+            raise DocumentError(f"renderQueue[{i}].comp", f"no comp has the id {item['comp']!r}")
+
+
+def parent_cycle(comp: dict) -> list[str] | None:
+    """The layer ids of a parent loop in `comp`, or None."""
+    parents = {layer["id"]: layer["parent"] for layer in comp["layers"]}
+    for start in parents:
+        chain, current = [], start
+        while current is not None and current in parents:
+            if current in chain:
+                return chain[chain.index(current):] + [current]
+            chain.append(current)
+            current = parents[current]
+    return None
+
+
+def precomp_cycle(doc: dict, comp_id: str) -> list[str] | None:
+    """Comp ids of a precomp loop reachable from `comp_id` (a comp showing itself), or None."""
+    comps = {c["id"]: c for c in doc["comps"]}
+
+    def visit(current: str, path: list[str]) -> list[str] | None:
+        if current in path:
+            return path[path.index(current):] + [current]
+        for layer in comps.get(current, {}).get("layers", []):
+            if layer["type"] == "precomp":
+                found = visit(layer["content"]["source"], path + [current])
+                if found:
+                    return found
+        return None
+
+    return visit(comp_id, [])

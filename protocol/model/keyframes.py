@@ -1,0 +1,138 @@
+"""Keyframe evaluation: the value of a property at a comp time.
+
+One place for it, so the supervisor (`prop.get`), the preview worker and the render workers can
+never disagree about a value. Pure functions over the document's plain data (see
+docs/document.md, "Properties and keyframes"); no I/O, no state.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from protocol.model.numbers import is_number
+
+# The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
+NAMED_EASES: dict[str, tuple[float, float, float, float]] = {
+    "linear": (0.0, 0.0, 1.0, 1.0),
+    "easeIn": (0.42, 0.0, 1.0, 1.0),
+    "easeOut": (0.0, 0.0, 0.58, 1.0),
+    "easyEase": (0.33, 0.0, 0.67, 1.0),
+}
+INTERPOLATIONS = ("linear", "hold", "easeIn", "easeOut", "easyEase")
+
+
+def is_animated(prop: Any) -> bool:
+    return isinstance(prop, dict) and "keys" in prop
+
+
+def static_value(prop: Any) -> Any:
+    """The value of a property that is not animated, or of an animated one at its first key."""
+    if is_animated(prop):
+        return prop["keys"][0]["value"] if prop["keys"] else None
+    return prop
+
+
+def value_at(prop: Any, time: float) -> Any:
+    """The property's value at comp time `time` (seconds)."""
+    if not is_animated(prop):
+        return prop
+    keys = prop["keys"]
+    if not keys:
+        return None
+    if time <= keys[0]["time"]:
+        return keys[0]["value"]
+    if time >= keys[-1]["time"]:
+        return keys[-1]["value"]
+    # Keys are few (a handful per property); a linear scan beats bisect's overhead here.
+    for left, right in zip(keys, keys[1:]):
+        if left["time"] <= time < right["time"]:
+            span = right["time"] - left["time"]
+            progress = (time - left["time"]) / span if span > 0 else 1.0
+            return interpolate(left["value"], right["value"],
+                               eased(left.get("interpolation", "linear"), progress))
+    return keys[-1]["value"]
+
+
+def eased(interpolation: Any, progress: float) -> float | None:
+    """Map linear progress 0..1 through an interpolation; None means hold."""
+    if interpolation == "hold":
+        return None
+    if isinstance(interpolation, dict):
+        x1, y1, x2, y2 = interpolation["bezier"]
+    else:
+        x1, y1, x2, y2 = NAMED_EASES[interpolation]
+    if (x1, y1, x2, y2) == (0.0, 0.0, 1.0, 1.0):
+        return progress
+    return cubic_bezier(x1, y1, x2, y2, progress)
+
+
+def interpolate(a: Any, b: Any, fraction: float | None) -> Any:
+    if fraction is None:
+        return a
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a + (b - a) * fraction
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [interpolate(x, y, fraction) for x, y in zip(a, b)]
+    return a  # text, null, mismatched shapes: hold
+
+
+def cubic_bezier(x1: float, y1: float, x2: float, y2: float, x: float) -> float:
+    """y for x on the CSS cubic-bezier(x1, y1, x2, y2) from (0,0) to (1,1)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+
+    def sample(a1: float, a2: float, s: float) -> float:
+        return 3 * a1 * (1 - s) ** 2 * s + 3 * a2 * (1 - s) * s * s + s ** 3
+
+    def slope(a1: float, a2: float, s: float) -> float:
+        return 3 * a1 * (1 - s) ** 2 + 6 * (a2 - a1) * (1 - s) * s + 3 * (1 - a2) * s * s
+
+    # Newton's method from a good guess, then bisection if the slope is too flat to trust.
+    s = x
+    for _ in range(16):
+        error = sample(x1, x2, s) - x
+        if abs(error) < 1e-15:
+            return sample(y1, y2, s)
+        d = slope(x1, x2, s)
+        if abs(d) < 1e-9:
+            break
+        s -= error / d
+    # Newton can stall near flat stretches (x1 or x2 at 0 or 1); bisection always converges.
+    if not (0.0 <= s <= 1.0) or abs(sample(x1, x2, s) - x) > 1e-12:
+        low, high = 0.0, 1.0
+        s = x
+        for _ in range(60):
+            if sample(x1, x2, s) < x:
+                low = s
+            else:
+                high = s
+            s = (low + high) / 2
+    return sample(y1, y2, s)
+
+
+def frame_time(frame: int, frame_rate: float) -> float:
+    return frame / frame_rate
+
+
+def frame_count(duration: float, frame_rate: float) -> int:
+    return max(0, int(math.floor(duration * frame_rate + 0.5)))
+
+
+def check_interpolation(interpolation: Any) -> Any:
+    """`interpolation` if it is one the evaluator knows, else ValueError saying what is."""
+    if interpolation in INTERPOLATIONS:
+        return interpolation
+    if isinstance(interpolation, dict) and set(interpolation) == {"bezier"}:
+        points = interpolation["bezier"]
+        if (isinstance(points, list) and len(points) == 4
+                and all(is_number(p) for p in points)
+                and 0 <= points[0] <= 1 and 0 <= points[2] <= 1):
+            return {"bezier": list(points)}
+    raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, or "
+                     f'{{"bezier": [x1, y1, x2, y2]}} with x1 and x2 in 0..1), got '
+                     f"{interpolation!r}")

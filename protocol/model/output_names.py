@@ -1,0 +1,280 @@
+"""Output names of render queue items: resolving, default naming and numbering, and the clash
+check that refuses a render whose outputs would overwrite each other.
+
+The rules are INTERFACE.md's "Output names and formats":
+- `[compName]` is the comp's name; `[####]` the frame number padded to the count of `#`.
+  A sequence output without `[#...]` gets `_[#####]` before its extension.
+- Relative outputs resolve against the saved project's folder; an unsaved project has none,
+  so it needs an absolute output while confined, and uses the working directory otherwise.
+- A default output is `[compName].ext` there, numbered (`Main_1.mp4`, `Main_2.mp4`) when
+  another queue item writes that file. Files are what is compared, so two sequences clash
+  only on frames both write: two stills of one comp at different times keep their names.
+  A name a caller gave, or one already stored, is never changed.
+- One render refuses outputs that still name one file, naming both items, except where the
+  later item has skipExisting (it leaves the earlier item's frames alone).
+
+Pure: strings in, strings out. Nothing here looks at the disk (os.path is used only for its
+string operations), so the supervisor can decide before any worker writes a byte.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Iterable
+
+from protocol.model.frame_spec import frames_of
+from protocol.model.keyframes import frame_count
+from protocol.model.output_formats import DEFAULT_FORMAT, format_for_extension, output_format
+from protocol.model.sequences import FRAME_FIELD, is_pattern, sequence_path
+
+COMP_NAME_FIELD = "[compName]"
+DEFAULT_FRAME_FIELD = "[#####]"
+
+
+class OutputNameError(ValueError):
+    """An output that cannot be used as given; the message says why and what to do."""
+
+
+# --- patterns ---------------------------------------------------------------------------------
+
+def expand_comp_name(pattern: str, comp_name: str) -> str:
+    # A comp name with a slash would silently write into a subfolder; keep it one file name.
+    return pattern.replace(COMP_NAME_FIELD, comp_name.replace(os.sep, "_"))
+
+
+def split_extension(path: str) -> tuple[str, str]:
+    """(`/a/Main`, `.mp4`) for `/a/Main.mp4`; a frame field never counts as an extension."""
+    stem, ext = os.path.splitext(path)
+    if "[" in ext or "]" in ext:
+        return path, ""
+    return stem, ext
+
+
+def with_frame_field(pattern: str) -> str:
+    """A sequence pattern with a frame number field: `_[#####]` goes before the extension
+    when the pattern has none."""
+    if is_pattern(pattern):
+        return pattern
+    stem, ext = split_extension(pattern)
+    return f"{stem}_{DEFAULT_FRAME_FIELD}{ext}"
+
+
+def frame_path(pattern: str, frame: int) -> str:
+    """The file a sequence pattern names for one frame (comp frame number)."""
+    return sequence_path(pattern, frame)
+
+
+def frame_paths(pattern: str, frames: Iterable[int]) -> dict[int, str]:
+    """Frame number -> file, for the frames a sequence item writes."""
+    return {frame: sequence_path(pattern, frame) for frame in frames}
+
+
+# --- formats and resolution ---------------------------------------------------------------------
+
+def format_for_output(output: str | None, fmt: str | None) -> str:
+    """The item's format: as given, else implied by the output's extension, else h264.
+
+    A given format must agree with a given extension, so `x.mp4` never holds a QuickTime file
+    a player then refuses."""
+    if fmt is not None:
+        spec = output_format(fmt)
+        if output is not None:
+            _stem, ext = split_extension(output)
+            implied = format_for_extension(output) if ext else None
+            accepted = {spec.extension} | ({".jpeg"} if spec.name == "jpeg" else set())
+            if ext and ext.lower() not in accepted:
+                hint = f" (that extension is {implied}'s)" if implied else ""
+                raise OutputNameError(
+                    f"output {output!r} ends in {ext!r} but format {fmt} writes "
+                    f"{spec.extension} files{hint}; change the extension to {spec.extension} "
+                    "or leave out the format")
+        return spec.name
+    if output is not None:
+        implied = format_for_extension(output)
+        if implied is not None:
+            return implied
+        _stem, ext = split_extension(output)
+        if ext:
+            raise OutputNameError(f"output {output!r} ends in {ext!r}, which is no format the "
+                                  "renderer writes; use .png, .jpg, .mp4, .mov, .webm or .gif, "
+                                  "or give a format")
+    return DEFAULT_FORMAT
+
+
+def project_folder(project_path: str | None) -> str | None:
+    return os.path.dirname(os.path.abspath(project_path)) if project_path else None
+
+
+def resolve_output(output: str | None, fmt: str, project_path: str | None, *,
+                   confined: bool, working_directory: str) -> str:
+    """The absolute output pattern to store for an item, before default numbering.
+
+    `output` None gives the default `[compName].ext` (still unexpanded; see
+    `assign_default_output`). A relative output resolves against the saved project's folder;
+    for an unsaved project it is refused while `confined`, and resolves against
+    `working_directory` otherwise. A sequence gets its frame field; an extension is added
+    when the output has none. Video outputs must not carry a frame field."""
+    spec = output_format(fmt)
+    pattern = output if output is not None else COMP_NAME_FIELD + spec.extension
+    if not pattern or pattern.endswith(("/", os.sep)):
+        raise OutputNameError(f"output {output!r} names a folder, not a file; add a file name "
+                              f"such as {COMP_NAME_FIELD}{spec.extension}")
+    if not split_extension(pattern)[1]:
+        pattern += spec.extension
+    if spec.is_sequence:
+        pattern = with_frame_field(pattern)
+    elif is_pattern(pattern):
+        raise OutputNameError(f"output {output!r} has a frame number field, but {fmt} writes "
+                              "one video file; remove the [#...] field, or choose format png "
+                              "or jpeg for one file per frame")
+    if not os.path.isabs(pattern):
+        folder = project_folder(project_path)
+        if folder is None:
+            if confined:
+                what = "a default output" if output is None else f"relative output {output!r}"
+                raise OutputNameError(
+                    f"{what} needs the project's folder, but the project is unsaved; give an "
+                    "absolute output path inside a write root, or save the project first")
+            folder = working_directory
+        pattern = os.path.join(folder, pattern)
+    return os.path.normpath(pattern)
+
+
+# --- what an item writes ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlannedOutput:
+    """What one queue item writes in a render: its output with `[compName]` expanded, and
+    for sequences the comp frames it writes."""
+    item: str
+    output: str
+    is_sequence: bool
+    frames: tuple[int, ...] = ()
+    skip_existing: bool = False
+
+    def files(self) -> set[str]:
+        if not self.is_sequence:
+            return {os.path.normpath(self.output)}
+        return {os.path.normpath(path) for path in frame_paths(self.output, self.frames).values()}
+
+
+def planned_output(item: dict, comp: dict) -> PlannedOutput:
+    """The PlannedOutput of a render queue item (docs/document.md's shape) and its comp."""
+    spec = output_format(item.get("format") or format_for_output(item["output"], None))
+    frames = ()
+    if spec.is_sequence:
+        count = frame_count(comp["duration"], comp["frameRate"])
+        frames = tuple(frames_of(item.get("frames"), count))
+    return PlannedOutput(item["id"], expand_comp_name(item["output"], comp["name"]),
+                         spec.is_sequence, frames, bool(item.get("skipExisting")))
+
+
+def queue_outputs(document: dict, leave_out: str | None = None) -> list[PlannedOutput]:
+    """What every item of a document's render queue writes (the item `leave_out` excepted),
+    in queue order. Items whose comp is gone write nothing and are left out."""
+    comps = {comp["id"]: comp for comp in document.get("comps", [])}
+    return [planned_output(item, comps[item["comp"]])
+            for item in document.get("renderQueue", [])
+            if item["id"] != leave_out and item.get("comp") in comps]
+
+
+# --- default names ----------------------------------------------------------------------------
+
+def numbered(pattern: str, number: int) -> str:
+    """`Main.mp4` -> `Main_1.mp4`; `Main_[#####].png` -> `Main_1_[#####].png` (the number
+    belongs to the name, not to the frame field)."""
+    if number == 0:
+        return pattern
+    folder, name = os.path.split(pattern)
+    stem, ext = split_extension(name)
+    field = FRAME_FIELD.search(stem)
+    if field is not None:
+        head = stem[:field.start()]
+        sep = "_" if head.endswith("_") else ""
+        base = head[:-1] if sep else head
+        stem = f"{base}_{number}{sep}{stem[field.start():]}"
+    else:
+        stem = f"{stem}_{number}"
+    return os.path.join(folder, stem + ext)
+
+
+def assign_default_output(default_pattern: str, comp_name: str, item: PlannedOutput | None,
+                          others: Iterable[PlannedOutput]) -> str:
+    """The stored output for an item added without one: `default_pattern` (from
+    `resolve_output(None, ...)`) with the comp name filled in, numbered `_1`, `_2`, ... until
+    no file it writes is written by another queue item in `others`.
+
+    `item` says which frames the new item writes (its `output` is ignored); None means a
+    video, whose one file is all that matters."""
+    taken: set[str] = set()
+    for other in others:
+        taken |= other.files()
+    base = expand_comp_name(default_pattern, comp_name)
+    is_sequence = item.is_sequence if item is not None else False
+    frames = item.frames if item is not None else ()
+    number = 0
+    while True:
+        candidate = numbered(base, number)
+        files = PlannedOutput("", candidate, is_sequence, frames).files()
+        if not files & taken:
+            return candidate
+        number += 1
+
+
+def output_for_new_item(document: dict, comp: dict, output: str | None, fmt: str,
+                        frames: str | None, project_path: str | None, *, confined: bool,
+                        working_directory: str) -> str:
+    """The output to store for an item being added to `document`'s queue (renderQueue.add,
+    comp.saveFrameAs with queue): a given output resolved, never renumbered; no output, the
+    default name, numbered past every file another queue item writes."""
+    resolved = resolve_output(output, fmt, project_path, confined=confined,
+                              working_directory=working_directory)
+    if output is not None:
+        return resolved
+    spec = output_format(fmt)
+    planned = None
+    if spec.is_sequence:
+        count = frame_count(comp["duration"], comp["frameRate"])
+        planned = PlannedOutput("", resolved, True, tuple(frames_of(frames, count)))
+    return assign_default_output(resolved, comp["name"], planned, queue_outputs(document))
+
+
+# --- clashes within one render ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Clash:
+    first: str  # the earlier item's id, in render order
+    second: str
+    path: str  # one file both write
+    shared: int  # how many files both write
+
+    @property
+    def message(self) -> str:
+        more = f" (and {self.shared - 1} more)" if self.shared > 1 else ""
+        return (f"items {self.first} and {self.second} both write {self.path}{more}, so one "
+                f"would overwrite the other; give one of them another output, or set "
+                f"skipExisting on {self.second} to keep {self.first}'s frames. Nothing was "
+                "rendered")
+
+
+def find_clash(items: Iterable[PlannedOutput], excluded: Iterable[str] = ()) -> Clash | None:
+    """The first pair of items (in render order) whose outputs name one file, or None.
+
+    Items in `excluded` (refused, e.g. for missing footage) write nothing and take no part.
+    A later item with skip_existing leaves an earlier item's files alone, so that pair is no
+    clash; the renderer must then write the earlier item before the later one looks."""
+    skip = set(excluded)
+    seen: list[tuple[PlannedOutput, set[str]]] = []
+    for item in items:
+        if item.item in skip:
+            continue
+        files = item.files()
+        for earlier, earlier_files in seen:
+            if item.skip_existing:
+                break
+            shared = files & earlier_files
+            if shared:
+                return Clash(earlier.item, item.item, min(shared), len(shared))
+        seen.append((item, files))
+    return None

@@ -1,0 +1,72 @@
+"""Property paths: how `prop.*` commands (and anything else) name one property of a layer.
+
+`transform.anchor|position|scale|rotation|opacity`; a content property by its name (`color`,
+`size`, `text`, ...; `content.color` also works); an effect param as `effects.FX.PARAM`, FX being
+the effect's id, its effect name, or its 1-based index (`effects.1.radius`). See
+docs/document.md, "Properties and keyframes". Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.model.effects import EFFECTS
+from protocol.model.layers import CONTENT, TRANSFORM
+
+
+@dataclass
+class PropertyRef:
+    container: dict  # the dict holding the property
+    key: str
+    kind: Any  # its value kind (protocol/model/values.py)
+    animatable: bool
+
+    @property
+    def value(self) -> Any:
+        return self.container[self.key]
+
+
+def resolve(layer: dict, path: str) -> PropertyRef:
+    """The property `path` names on `layer`; ValueError saying which paths exist otherwise."""
+    parts = path.split(".") if isinstance(path, str) else []
+    if len(parts) == 2 and parts[0] == "transform" and parts[1] in TRANSFORM:
+        return PropertyRef(layer["transform"], parts[1], TRANSFORM[parts[1]], True)
+    if len(parts) == 3 and parts[0] == "effects":
+        effect = _effect(layer, parts[1])
+        spec = EFFECTS[effect["effect"]]
+        if parts[2] not in spec:
+            raise ValueError(f"a {effect['effect']} effect has no param {parts[2]!r}; it has "
+                             f"{', '.join(spec)}")
+        return PropertyRef(effect["params"], parts[2], spec[parts[2]][0], True)
+    name = parts[1] if len(parts) == 2 and parts[0] == "content" else path
+    spec = CONTENT[layer["type"]]
+    if name in spec and name in layer["content"]:
+        kind, animatable = spec[name]
+        return PropertyRef(layer["content"], name, kind, animatable)
+    raise ValueError(f"layer {layer['name']!r} has no property {path!r}; its properties are "
+                     f"{', '.join(paths_of(layer))}")
+
+
+def paths_of(layer: dict) -> list[str]:
+    """Every property path of the layer, for error messages and catalogs."""
+    paths = [f"transform.{key}" for key in TRANSFORM]
+    paths += [key for key in layer["content"] if key in CONTENT[layer["type"]]]
+    for index, effect in enumerate(layer["effects"], start=1):
+        paths += [f"effects.{index}.{param}" for param in EFFECTS[effect["effect"]]]
+    return paths
+
+
+def _effect(layer: dict, ref: str) -> dict:
+    effects = layer["effects"]
+    for effect in effects:
+        if effect["id"] == ref:
+            return effect
+    named = [effect for effect in effects if effect["effect"] == ref]
+    if named:
+        return named[0]
+    if ref.isdigit() and 1 <= int(ref) <= len(effects):
+        return effects[int(ref) - 1]
+    listed = ", ".join(f"{i} {fx['effect']} ({fx['id']})" for i, fx in enumerate(effects, 1))
+    raise ValueError(f"layer {layer['name']!r} has no effect {ref!r}; "
+                     + (f"its effects are {listed}" if effects else "it has no effects"))

@@ -1,0 +1,188 @@
+"""`rendervisor render --cluster ADDRESS|local`: a Dask distributed cluster standing in for this
+machine's render workers.
+
+    RenderRun (render/run.py, unchanged) ── one thread per cluster thread ──► ClusterPool.run
+        │ client.submit(render_chunk_bytes, payload, <document scattered once per snapshot>)
+        ▼                                          Dask worker (any node, no shared disk)
+    bytes back: frames or a video segment  ◄──────  workers/cluster_chunk.py renders the chunk
+        │ written here under the exact names chunk_paths gave the chunk (recorded beforehand)
+        ▼
+    RenderRun joins segments and keeps outputs exactly as for a local render
+
+ClusterPool has the few methods of supervisor/pool.Pool that RenderRun and run_with_snapshot
+use (capacity, acquire, release, run, close), so chunk scheduling, retries of a failed chunk,
+cleanup and joining stay in one place. Dask itself reschedules the tasks of a worker that is
+lost (up to ALLOWED_FAILURES times); RETRIES covers a task that raised.
+
+dask[distributed] is optional (`pip install 'rendervisor[cluster]'`); `require_dask` says so in
+one line when it is missing.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import os
+import selectors
+from typing import Any, Callable
+
+from protocol.model.output_names import frame_path
+from supervisor.errors import UsageError
+from supervisor.runtime.pool import CancelSignal, JobFailed
+from workers.exporter import OpenedFiles
+from workers.exporter.image_sequence import write_image
+from workers.exporter.segments import segment_path
+
+# A task that raised is tried this many more times (a node whose footage mount hiccupped).
+RETRIES = 2
+# How many workers may die while running one task before Dask gives up on it (KilledWorker):
+# a chunk that kills every node it touches is a bug to report, not to retry forever.
+ALLOWED_FAILURES = 3
+# How long to wait for a remote scheduler to answer before saying it cannot be reached.
+CONNECT_TIMEOUT = "20s"
+
+
+def require_dask() -> None:
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError("rendervisor render: --cluster needs Dask distributed, which is not "
+                         "installed; install it with pip install 'rendervisor[cluster]'.") \
+            from None
+
+
+class ClusterWorker:
+    """A slot of the cluster as RenderRun sees a worker: the snapshot id it was sent."""
+
+    _numbers = itertools.count(1)
+
+    def __init__(self) -> None:
+        self.kind = "render"
+        self.alive = True
+        self.state: dict = {}
+        self.name = f"cluster slot {next(self._numbers)}"
+
+
+class ClusterPool:
+    def __init__(self, address: str, workers: int) -> None:
+        import dask
+        from distributed import Client, LocalCluster
+        dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES})
+        self.cluster = None
+        try:
+            if address == "local":
+                # Loopback only, processes (the compositor holds the GIL), one thread each
+                # (a worker process's footage cache is not shared between threads).
+                self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1,
+                                            processes=True, host="127.0.0.1",
+                                            dashboard_address=None,
+                                            silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as error:
+            self.close()
+            raise UsageError(f"rendervisor render: cannot reach the Dask scheduler at "
+                             f"{address} ({error}); start one with dask scheduler, or use "
+                             "--cluster local.") from None
+        self.slots = max(1, sum(self.client.nthreads().values()))
+        self._documents: dict[str, Any] = {}  # snapshot id -> the scattered document
+
+    # -- what RenderRun uses of a Pool ---------------------------------------------------------
+
+    def capacity(self, kind: str) -> int:
+        return self.slots
+
+    def acquire(self, kind: str, cancel: CancelSignal | None = None) -> ClusterWorker:
+        if cancel is not None and cancel.is_set:
+            raise JobFailed("the call was cancelled", "cancelled")
+        return ClusterWorker()
+
+    def release(self, worker: ClusterWorker) -> None:
+        pass
+
+    def run(self, kind: str, task: str, payload: dict, *, worker: ClusterWorker,
+            cancel: CancelSignal | None = None,
+            on_progress: Callable[[Any], None] | None = None, **_: Any) -> dict:
+        if task != "render_chunk":
+            raise JobFailed(f"a cluster runs render chunks only, not {task} jobs")
+        from workers.cluster_chunk import render_chunk_bytes
+        job = dict(payload)
+        document = job.pop("document", None)
+        if document is not None and job["snapshot"] not in self._documents:
+            # Sent to every node once, not once per chunk.
+            self._documents[job["snapshot"]] = self.client.scatter(document, broadcast=True)
+        future = self.client.submit(render_chunk_bytes, job, self._documents[job["snapshot"]],
+                                    retries=RETRIES, pure=False)
+        result = self._wait(future, cancel)
+        return self._write(job, result, on_progress or (lambda number: None))
+
+    def close(self) -> None:
+        for closing in (getattr(self, "client", None), self.cluster):
+            if closing is not None:
+                try:
+                    closing.close()
+                except Exception:  # a cluster already gone has nothing left to close
+                    pass
+
+    # -- internals -----------------------------------------------------------------------------
+
+    def _wait(self, future, cancel: CancelSignal | None) -> dict:
+        """The task's result; woken by the future's completion or the render's cancel pipe,
+        whichever comes first (no polling)."""
+        done_read, done_write = os.pipe()
+        future.add_done_callback(lambda _: _wake(done_write))
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(done_read, selectors.EVENT_READ, "done")
+                if cancel is not None:
+                    selector.register(cancel.read_fd, selectors.EVENT_READ, "cancel")
+                events = selector.select()
+                if any(key.data == "cancel" for key, _ in events) and not future.done():
+                    future.cancel()
+                    raise JobFailed("the job was cancelled", "cancelled")
+        finally:
+            os.close(done_read)
+        try:
+            return future.result()
+        except Exception as error:
+            from distributed import KilledWorker
+            if isinstance(error, KilledWorker):
+                raise JobFailed(f"the Dask workers running it were lost {ALLOWED_FAILURES} "
+                                "times", "error") from None
+            raise JobFailed(str(error) or type(error).__name__, "error") from None
+
+    def _write(self, job: dict, result: dict, on_progress: Callable[[Any], None]) -> dict:
+        """Put the chunk's bytes where a local render worker would have written them: frames
+        through their token's temporaries, a segment at its token's name."""
+        opened = OpenedFiles()  # the run recorded these names already; this is for a failure
+        try:
+            if "segment" in result:
+                path = segment_path(job["output"], job["firstIndex"], job["token"])
+                opened.make_folders(path)
+                fd = os.open(opened.add(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(result["segment"])
+                for number in job["frames"]:
+                    on_progress(number)
+                return {"segment": path, "missing": result["missing"],
+                        "frames": len(job["frames"])}
+            for number, data in result["frames"]:
+                final = frame_path(job["output"], number)
+                if job.get("skipExisting") and os.path.exists(final):
+                    continue
+                write_image(data, final, opened, job["token"])
+                on_progress(number)
+            return {"segment": None, "missing": result["missing"],
+                    "frames": len(job["frames"])}
+        except OSError as error:
+            raise JobFailed(f"the chunk's files could not be written here: {error}") from None
+
+
+def _wake(fd: int) -> None:
+    try:
+        os.write(fd, b"x")
+    except OSError:
+        pass  # the waiter left already (the render was cancelled): nobody to wake
+    finally:
+        os.close(fd)

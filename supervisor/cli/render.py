@@ -1,0 +1,149 @@
+"""`rendervisor render PROJECT ...`: a render-farm node rendering a saved project's queue, or one
+comp, on this machine's render workers or on a Dask cluster (INTERFACE.md, "Command line").
+
+    parse flags ─► open the project (exit 2 on any problem) ─► set up the queue in memory
+      ─► check outputs are writable ─► start the pool (subreaper, forkserver: before any thread)
+      ─► renderQueue.render through the session's own RenderService, with a CallContext whose
+         progress feeds the display and whose cancel SIGINT/SIGTERM trigger
+      ─► exit 0 (all done), 1 (an item failed), 130 (interrupted: partial outputs removed)
+
+The project file is never written: the queue changes the flags make (a temporary item for
+--comp, --frames on every item) live in this process's engine only. Every item is rendered,
+whatever status a saved project gives it: "done" there is the memory of an earlier session,
+not an instruction to a farm node.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+from supervisor.errors import UsageError
+from supervisor.cli.project import check_writable, open_engine
+from supervisor.errors import CommandError
+from supervisor.cli.display import display_for
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def codec_options(pairs: list[str]) -> dict:
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"rendervisor render: --codec-option {pair!r} is not KEY=VALUE; "
+                             "write it like --codec-option crf=20.")
+        options[key.strip()] = value
+    return options
+
+
+def prepare_queue(engine, args) -> None:
+    """Turn the flags into the queue this process renders (in memory only)."""
+    options = codec_options(args.codec_option)
+    output = os.path.abspath(args.output) if args.output else None  # as a shell user means it
+    try:
+        if args.comp is not None:
+            engine.edit_quietly(lambda doc: doc["renderQueue"].clear())
+            params = {"comp": args.comp, "frames": args.frames,
+                      "skipExisting": args.skip_existing, "codecOptions": options}
+            if output:
+                params["output"] = output
+            if args.format:
+                params["format"] = args.format
+            engine.run("renderQueue.add", params)
+            return
+        items = engine.doc["renderQueue"]
+        if not items:
+            raise UsageError(f"rendervisor render: {engine.project_path} has an empty render "
+                             "queue; name a comp with --comp, or queue items in the project.")
+        if (output or args.format) and len(items) > 1:
+            raise UsageError(f"rendervisor render: --output and --format set one item's output, "
+                             f"but the queue has {len(items)} items; add --comp NAME to render "
+                             "one comp, or leave them out.")
+        for item in list(items):
+            params = {"item": item["id"]}
+            if args.frames is not None:
+                params["frames"] = args.frames
+            if args.skip_existing:
+                params["skipExisting"] = True
+            if options:
+                params["codecOptions"] = {**item["codecOptions"], **options}
+            if output:
+                params["output"] = output
+            if args.format:
+                params["format"] = args.format
+            engine.run("renderQueue.set", params)  # also queues an item saved as done again
+    except CommandError as error:
+        raise UsageError(f"rendervisor render: {error}") from None
+
+
+def planned_outputs(engine) -> list[str]:
+    from protocol.model.output_names import expand_comp_name
+    comps = {comp["id"]: comp for comp in engine.doc["comps"]}
+    return [expand_comp_name(item["output"], comps[item["comp"]]["name"])
+            for item in engine.doc["renderQueue"]]
+
+
+def on_signals(callback) -> None:
+    """Run `callback` on its own thread at SIGINT or SIGTERM. Not in the handler itself: the
+    handler interrupts the main thread wherever it is, perhaps holding a lock stop() needs."""
+    def handler(signum, frame):
+        threading.Thread(target=callback, daemon=True, name="render-interrupt").start()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, handler)
+
+
+def run(args) -> int:
+    if args.cluster is not None:
+        from supervisor.cli.cluster import require_dask
+        require_dask()
+    engine = open_engine(args.project, "render")
+    prepare_queue(engine, args)
+    for output in planned_outputs(engine):
+        check_writable(output, "render")
+    display = display_for(args)
+    pool = start_pool(args.workers, args.cluster)
+    try:
+        return render(engine, pool, args, display)
+    finally:
+        pool.close()
+
+
+def start_pool(workers: int, cluster: str | None = None):
+    """This machine's render workers, or a Dask cluster standing in for them. The subreaper
+    flag and the forkserver come first, while this process is still single-threaded."""
+    from supervisor.runtime import teardown
+    teardown.become_subreaper()
+    if cluster is not None:
+        from supervisor.cli.cluster import ClusterPool
+        return ClusterPool(cluster, workers)
+    from supervisor.runtime.pool import Pool, make_context, worker_preload
+    preload = worker_preload()
+    return Pool(make_context(preload), workers, preload=preload)
+
+
+def render_queue(engine, pool, ctx, chunk_size: int | None = None) -> dict:
+    """Render the engine's queue on `pool` with `ctx`'s progress and cancel; the report, or
+    Cancelled, or CommandError (nothing to render, outputs that clash)."""
+    from supervisor.render.farm_service import FarmRenderService
+    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size)
+    return engine.run("renderQueue.render", {"wait": True}, ctx)
+
+
+def render(engine, pool, args, display) -> int:
+    from supervisor.mcp.tools.registry import CallContext, Cancelled
+    ctx = CallContext(session=None, report_progress=display.progress)
+    on_signals(ctx.cancel)
+    try:
+        report = render_queue(engine, pool, ctx, args.chunk_size)
+    except Cancelled:
+        display.interrupted()
+        return EXIT_INTERRUPTED
+    except CommandError as error:  # nothing to render, outputs that clash
+        raise UsageError(f"rendervisor render: {error}") from None
+    if ctx.cancelled.is_set():  # the signal came as the last item finished
+        display.interrupted()
+        return EXIT_INTERRUPTED
+    display.finished(report)
+    return EXIT_FAILED if report["failed"] else EXIT_OK

@@ -1,0 +1,136 @@
+"""Composition commands: new, set, remove, duplicate, list (comp.saveFrameAs renders, so it
+lives with the other render commands in render.py)."""
+
+from __future__ import annotations
+
+import copy
+
+from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
+                               numbered_name, unique_name)
+from protocol.model.values import check_value
+from supervisor.engine.commands.lookup import find_comp
+from supervisor.engine.commands.overview import comp_summary
+from supervisor.engine.commands.registry import COLOR, COMP_REF, command, described
+from supervisor.errors import CommandError
+
+SETTINGS = {
+    "name": {"type": "string", "description": "the comp's name"},
+    "width": {"type": "integer", "description": "width in pixels (default 1920)"},
+    "height": {"type": "integer", "description": "height in pixels (default 1080)"},
+    "frameRate": {"type": "number", "description": "frames per second (default 30)"},
+    "duration": {"type": "number", "description": "length in seconds (default 10)"},
+    "background": described(COLOR, "the background color (default black)"),
+}
+MOTION_BLUR = {"type": "object", "description": "{enabled?, samples?, shutterAngle?}: motion blur "
+               "for layers that move (samples per frame, shutter angle in degrees)"}
+_KINDS = {"name": "string", "width": "positive", "height": "positive", "frameRate": "positive",
+          "duration": "positive", "background": "color"}
+MOTION_BLUR_KINDS = {"enabled": "bool", "samples": "positive", "shutterAngle": "nonNegative"}
+MAX_SIDE = 16384  # Skia's raster surfaces stop here; a larger comp could never be rendered
+
+
+def checked_settings(params: dict, comp: dict = COMP_DEFAULTS) -> dict:
+    """The comp settings in `params`, checked for `comp` (a new comp: the defaults)."""
+    settings = {}
+    for key, kind in _KINDS.items():
+        if key in params:
+            try:
+                settings[key] = check_value(kind, params[key])
+            except ValueError as error:
+                raise CommandError(f"{key}: {error}.") from None
+    for key in ("width", "height"):
+        if key in settings and settings[key] > MAX_SIDE:
+            raise CommandError(f"{key} {settings[key]} is larger than the largest renderable "
+                               f"size, {MAX_SIDE} pixels.")
+    if "duration" in settings:
+        settings["duration"] = float(settings["duration"])
+    problem = frame_count_problem(settings.get("duration", comp["duration"]),
+                                  settings.get("frameRate", comp["frameRate"]))
+    if problem is not None:
+        raise CommandError(f"{problem}.")
+    return settings
+
+
+@command("comp.new", "New composition",
+         "Add a composition (default 1920x1080, 30 fps, 10 s, black); returns {comp} (its id).",
+         SETTINGS)
+def comp_new(engine, params, ctx):
+    doc = engine.doc
+    settings = checked_settings(params)
+    name = settings.pop("name", None) or numbered_name("Comp", {c["name"] for c in doc["comps"]})
+    comp = new_comp(doc, name, **settings)
+    doc["comps"].append(comp)
+    return {"comp": comp["id"], "name": comp["name"]}
+
+
+@command("comp.set", "Change a composition",
+         "Change a comp's name, size, frame rate, duration, background or motion blur. Layers "
+         "keep their times in seconds.",
+         {"comp": COMP_REF, **SETTINGS, "motionBlur": MOTION_BLUR}, required=("comp",))
+def comp_set(engine, params, ctx):
+    comp = find_comp(engine.doc, params["comp"])
+    comp.update(checked_settings(params, comp))
+    if "motionBlur" in params:
+        blur = dict(comp["motionBlur"])
+        for key, value in params["motionBlur"].items():
+            kind = MOTION_BLUR_KINDS.get(key)
+            if kind is None:
+                raise CommandError(f"motionBlur takes enabled, samples and shutterAngle, not "
+                                   f"{key!r}.")
+            try:
+                blur[key] = check_value(kind, value)
+            except ValueError as error:
+                raise CommandError(f"motionBlur.{key}: {error}.") from None
+        comp["motionBlur"] = blur
+    return comp_summary(comp)
+
+
+@command("comp.remove", "Remove a composition",
+         "Remove a comp. Refused while a precomp layer shows it or a render queue item renders "
+         "it, naming them, so nothing is left pointing at nothing.",
+         {"comp": COMP_REF}, required=("comp",))
+def comp_remove(engine, params, ctx):
+    doc = engine.doc
+    comp = find_comp(doc, params["comp"])
+    users = [f"layer {layer['name']!r} of comp {other['name']!r}"
+             for other in doc["comps"] for layer in other["layers"]
+             if layer["type"] == "precomp" and layer["content"]["source"] == comp["id"]]
+    users += [f"render queue item {item['id']}" for item in doc["renderQueue"]
+              if item["comp"] == comp["id"]]
+    if users:
+        raise CommandError(f"comp {comp['name']!r} is still used by {', '.join(users)}; remove "
+                           "those first.")
+    doc["comps"].remove(comp)
+    return {"removed": comp["id"], "name": comp["name"]}
+
+
+@command("comp.duplicate", "Duplicate a composition",
+         "Copy a comp with all its layers (new ids; parents point at the copies); returns {comp}.",
+         {"comp": COMP_REF, "name": {"type": "string", "description": "the copy's name "
+                                     "(default: the original's name and a number)"}},
+         required=("comp",))
+def comp_duplicate(engine, params, ctx):
+    doc = engine.doc
+    original = find_comp(doc, params["comp"])
+    copy_ = copy.deepcopy(original)
+    copy_["id"] = allocate_id(doc, "comp")
+    copy_["name"] = params.get("name") or unique_name(original["name"],
+                                                      {c["name"] for c in doc["comps"]})
+    renamed = {}
+    for layer in copy_["layers"]:
+        renamed[layer["id"]] = allocate_id(doc, "layer")
+        layer["id"] = renamed[layer["id"]]
+        for effect in layer["effects"]:
+            effect["id"] = allocate_id(doc, "effect")
+    for layer in copy_["layers"]:
+        if layer["parent"] is not None:
+            layer["parent"] = renamed[layer["parent"]]
+    doc["comps"].insert(doc["comps"].index(original) + 1, copy_)
+    return {"comp": copy_["id"], "name": copy_["name"]}
+
+
+@command("comp.list", "List compositions",
+         "Every comp with its size, frame rate, duration, frame count and layer count.",
+         kind="read")
+def comp_list(engine, params, ctx):
+    return {"comps": [comp_summary(comp) for comp in engine.doc["comps"]]}

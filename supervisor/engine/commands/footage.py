@@ -1,0 +1,109 @@
+"""Footage commands: import, list, replace, remove.
+
+Footage is probed when it enters the project (supervisor/engine/footage_probe.py); a file that is
+later moved or deleted stays in the project and is reported as missing, by name, in footage.list,
+project.info and doc_inspect, never as a crash.
+"""
+
+from __future__ import annotations
+
+import os
+
+from protocol.model.document import allocate_id
+from supervisor.engine.commands.lookup import find_footage
+from supervisor.engine.commands.overview import footage_summary
+from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
+from supervisor.errors import CommandError
+from supervisor.engine.footage_probe import ProbeError, probe
+from supervisor.engine.footage_reads import check_import
+
+PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
+                            "the frame number (/shots/plate_[####].png), or a folder of numbered "
+                            "images")
+FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (default 30)"}
+
+
+def probed(engine, path: str, frame_rate: float | None = None) -> dict:
+    engine.check_path(path, "read")  # as given: a confined session refuses relative paths
+    check_import(engine, path)  # a sequence's frames too: each may be a link out of the roots
+    path = os.path.abspath(path)
+    if frame_rate is not None and frame_rate <= 0:
+        raise CommandError(f"frameRate must be above 0, got {frame_rate}.")
+    try:
+        return probe(path, frame_rate)
+    except ProbeError as error:
+        raise CommandError(str(error)) from None
+
+
+def import_footage(engine, path: str, name: str | None = None,
+                   frame_rate: float | None = None) -> tuple[dict, bool]:
+    """The footage item for `path`, imported now or (the same file) already; and whether it is
+    new. layer.add with a path uses this too, so a file is only ever imported once."""
+    fields = probed(engine, path, frame_rate)
+    for existing in engine.doc["footage"]:
+        if existing["path"] == fields["path"]:
+            return existing, False
+    footage = {"id": allocate_id(engine.doc, "footage"), **fields}
+    if name:
+        footage["name"] = name
+    engine.doc["footage"].append(footage)
+    return footage, True
+
+
+@command("footage.import", "Import footage",
+         "Import an image, an image sequence or a video: probes its size (and frame rate, "
+         "duration and frame count for sequences and video). Importing a file already in the "
+         "project returns the existing item. Returns {footage} (its id) and what was probed.",
+         {"path": PATH, "name": {"type": "string", "description": "the item's name (default: the "
+                                 "file name)"}, "frameRate": FRAME_RATE},
+         required=("path",))
+def footage_import(engine, params, ctx):
+    footage, new = import_footage(engine, params["path"], params.get("name"),
+                                  params.get("frameRate"))
+    return {"footage": footage["id"], "new": new, **footage_summary(footage)}
+
+
+@command("footage.list", "List footage",
+         "Every footage item with its file, kind and size; items whose file is gone have "
+         "missing: true.", kind="read")
+def footage_list(engine, params, ctx):
+    items = [footage_summary(f) for f in engine.doc["footage"]]
+    result = {"footage": items}
+    missing = [item["name"] for item in items if item.get("missing")]
+    if missing:
+        result["missing"] = missing
+    return result
+
+
+@command("footage.replace", "Replace footage",
+         "Point a footage item at another file (re-probed); every layer using it shows the new "
+         "file.",
+         {"footage": FOOTAGE_REF, "path": PATH, "frameRate": FRAME_RATE},
+         required=("footage", "path"))
+def footage_replace(engine, params, ctx):
+    footage = find_footage(engine.doc, params["footage"])
+    fields = probed(engine, params["path"], params.get("frameRate"))
+    for key in ("frameRate", "duration", "frameCount", "firstFrame"):
+        footage.pop(key, None)
+    footage.update(fields)
+    return {"footage": footage["id"], **footage_summary(footage)}
+
+
+@command("footage.remove", "Remove footage",
+         "Remove a footage item. Refused while a layer shows it, naming the layers; a comp using "
+         "it as its proxy stops doing so.",
+         {"footage": FOOTAGE_REF}, required=("footage",))
+def footage_remove(engine, params, ctx):
+    doc = engine.doc
+    footage = find_footage(doc, params["footage"])
+    users = [f"{layer['name']!r} in comp {comp['name']!r}" for comp in doc["comps"]
+             for layer in comp["layers"] if layer["type"] in ("image", "video")
+             and layer["content"]["footage"] == footage["id"]]
+    if users:
+        raise CommandError(f"footage {footage['name']!r} is shown by layer "
+                           f"{', '.join(users)}; remove those layers or replace the footage.")
+    for comp in doc["comps"]:
+        if comp.get("proxy") == footage["id"]:
+            comp["proxy"] = None
+    doc["footage"].remove(footage)
+    return {"removed": footage["id"], "name": footage["name"]}

@@ -1,0 +1,347 @@
+"""Layer commands: add, set, get, remove, duplicate, move, list.
+
+What a layer may hold is protocol/model/layers.py's tables; this module only maps command params
+onto them. layer.add and layer.set share `apply_params`, so a value one accepts the other accepts.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from protocol.model.document import (DocumentError, allocate_id, numbered_name, precomp_cycle,
+                                     unique_name)
+from protocol.model.document import check_property
+from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT,
+                             SHAPE_EXTRAS, TRANSFORM, default_content, new_layer)
+from protocol.model.values import check_value
+from supervisor.engine.commands.footage import import_footage
+from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
+from supervisor.engine.commands.overview import layer_summary
+from supervisor.engine.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
+                                                 command, described)
+from supervisor.errors import CommandError
+
+ATTRIBUTE_PARAMS = {
+    "name": {"type": "string"},
+    "enabled": {"type": "boolean", "description": "false hides the layer"},
+    "inPoint": {"type": "number", "description": "comp time (s) the layer appears"},
+    "outPoint": {"type": "number", "description": "comp time (s) the layer is gone (exclusive)"},
+    "startTime": {"type": "number", "description": "comp time (s) of the layer's own time 0 "
+                  "(where a video or precomp starts)"},
+    "parent": {"type": ["string", "integer", "null"], "description": "a layer of the same comp "
+               "(id, name or index) whose transform this one follows, or null"},
+    "blendMode": {"type": "string", "enum": list(BLEND_MODES)},
+    "trackMatte": {"type": ["string", "null"], "enum": ["alpha", "alphaInverted", "luma",
+                                                        "lumaInverted", None],
+                   "description": "use the layer above as this layer's matte"},
+}
+TRANSFORM_PARAMS = {
+    "anchor": described(VEC2, "[x, y] in the layer's own coordinates (default: the center of its "
+                              "content)"),
+    "position": described(VEC2, "[x, y] in the comp (default: the comp's center)"),
+    "scale": described(VEC2, "[sx, sy] in percent"),
+    "rotation": {"type": "number", "description": "degrees, clockwise"},
+    "opacity": {"type": "number", "description": "percent"},
+}
+CONTENT_PARAMS = {
+    "color": described(COLOR, "solid: its color"),
+    "width": {"type": "number", "description": "solid: width (default the comp's)"},
+    "height": {"type": "number", "description": "solid: height (default the comp's)"},
+    "shape": {"type": "string", "enum": ["rect", "ellipse", "polygon", "star", "path"],
+              "description": "shape: which shape"},
+    "size": {"type": ["array", "number"], "description": "shape: [w, h]; text: font size in px"},
+    "fill": {"type": ["array", "string", "object", "null"],
+             "description": "shape: a color, a gradient or null; text: a color"},
+    "stroke": described({"type": ["array", "string", "null"]}, "shape: a color or null"),
+    "strokeWidth": {"type": "number", "description": "shape: stroke width in px"},
+    "strokeJoin": {"type": "string", "enum": ["miter", "round", "bevel"]},
+    "strokeCap": {"type": "string", "enum": ["butt", "round", "square"]},
+    "cornerRadius": {"type": "number", "description": "rect: corner radius"},
+    "points": {"type": ["integer", "array"], "description": "polygon, star: corner count; path: "
+               "a list of [x, y] in the content box"},
+    "innerRadius": {"type": "number", "description": "star: inner radius over outer (0.5)"},
+    "closed": {"type": "boolean", "description": "path: closed (default true)"},
+    "text": {"type": "string", "description": "text: the text; lines separated by \\n"},
+    "font": {"type": "string", "description": "text: a font family name"},
+    "align": {"type": "string", "enum": ["left", "center", "right"]},
+    "tracking": {"type": "number", "description": "text: extra px between characters"},
+    "lineHeight": {"type": "number", "description": "text: line height as a multiple of size"},
+    "bold": {"type": "boolean"},
+    "italic": {"type": "boolean"},
+    "footage": {"type": "string", "description": "image, video: a footage id or name"},
+    "source": {"type": "string", "description": "precomp: the comp it shows (id or name)"},
+}
+_SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap")
+
+
+@command("layer.add", "Add a layer",
+         "Add a layer of a type: solid {color, width?, height?}, shape {shape, size, fill?, "
+         "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font?, size?, fill?, "
+         "align?}, image or video {footage, or path to import}, precomp {source}, null. The new "
+         "layer is centered (anchor at its content's center, position at the comp's) and goes on "
+         "top unless index says otherwise. Returns {layer} (its id).",
+         {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
+          **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
+          "path": described(READ_PATH, "image, video: a file to import as footage first"),
+          "index": {"type": "integer", "description": "1-based position (1, the default, is "
+                    "the top)"}},
+         required=("comp", "type"))
+def layer_add(engine, params, ctx):
+    doc = engine.doc
+    comp = find_comp(doc, params["comp"])
+    kind = params["type"]
+    params = dict(params)
+    if "path" in params:
+        if kind not in ("image", "video"):
+            raise CommandError(f"path is for image and video layers; a {kind} layer does not "
+                               "take one.")
+        if "footage" in params:
+            raise CommandError("give footage or path, not both.")
+        params["footage"] = import_footage(engine, params.pop("path"))[0]["id"]
+    given = _content_params(doc, kind, params, creating=True)
+    content = default_content(kind, given, comp)
+    index = params.get("index", 1)
+    if not 1 <= index <= len(comp["layers"]) + 1:
+        raise CommandError(f"index {index} is outside 1..{len(comp['layers']) + 1} for comp "
+                           f"{comp['name']!r}.")
+    name = params.get("name") or _default_name(doc, comp, kind, content)
+    layer = new_layer(doc, comp, allocate_id(doc, "layer"), name, kind, content,
+                      attributes=_video_timing(doc, comp, kind, content))
+    comp["layers"].insert(index - 1, layer)
+    apply_params(doc, comp, layer, params)
+    if kind == "precomp" and precomp_cycle(doc, comp["id"]):
+        raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
+                           "other precomps; pick another source.")
+    return {"layer": layer["id"], "name": layer["name"], "index": index}
+
+
+@command("layer.set", "Change a layer",
+         "Change a layer's attributes (name, enabled, inPoint, outPoint, startTime, parent, "
+         "blendMode, trackMatte), its transform as static values (anchor, position, scale, "
+         "rotation, opacity: an animated one loses its keys; use prop.addKey to animate), or its "
+         "type's own params (color, text, size, fill, ...).",
+         {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
+          **CONTENT_PARAMS},
+         required=("comp", "layer"))
+def layer_set(engine, params, ctx):
+    doc = engine.doc
+    comp = find_comp(doc, params["comp"])
+    layer = find_layer(comp, params["layer"])
+    given = _content_params(doc, layer["type"], params, creating=False, layer=layer)
+    if "shape" in given and given["shape"] != layer["content"]["shape"]:
+        _reshape(layer["content"], given["shape"])
+    layer["content"].update(given)
+    apply_params(doc, comp, layer, params)
+    if layer["type"] == "precomp" and precomp_cycle(doc, comp["id"]):
+        raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
+                           "other precomps; pick another source.")
+    return layer_summary(comp, layer)
+
+
+@command("layer.get", "Read a layer",
+         "The layer's whole stored form: attributes, transform and content (animated properties "
+         "with their keys), effects.",
+         {"comp": COMP_REF, "layer": LAYER_REF}, required=("comp", "layer"), kind="read")
+def layer_get(engine, params, ctx):
+    comp = find_comp(engine.doc, params["comp"])
+    layer = find_layer(comp, params["layer"])
+    return {"index": comp["layers"].index(layer) + 1, **copy.deepcopy(layer)}
+
+
+@command("layer.remove", "Remove a layer",
+         "Remove a layer; layers parented to it lose their parent.",
+         {"comp": COMP_REF, "layer": LAYER_REF}, required=("comp", "layer"))
+def layer_remove(engine, params, ctx):
+    comp = find_comp(engine.doc, params["comp"])
+    layer = find_layer(comp, params["layer"])
+    comp["layers"].remove(layer)
+    orphans = []
+    for other in comp["layers"]:
+        if other["parent"] == layer["id"]:
+            other["parent"] = None
+            orphans.append(other["id"])
+    return {"removed": layer["id"], "name": layer["name"], "unparented": orphans}
+
+
+@command("layer.duplicate", "Duplicate a layer",
+         "Copy a layer (keys, effects and all; new ids) just above the original; returns {layer}.",
+         {"comp": COMP_REF, "layer": LAYER_REF, "name": {"type": "string"}},
+         required=("comp", "layer"))
+def layer_duplicate(engine, params, ctx):
+    doc = engine.doc
+    comp = find_comp(doc, params["comp"])
+    original = find_layer(comp, params["layer"])
+    duplicate = copy.deepcopy(original)
+    duplicate["id"] = allocate_id(doc, "layer")
+    for effect in duplicate["effects"]:
+        effect["id"] = allocate_id(doc, "effect")
+    duplicate["name"] = params.get("name") or unique_name(
+        original["name"], {layer["name"] for layer in comp["layers"]})
+    index = comp["layers"].index(original)
+    comp["layers"].insert(index, duplicate)
+    return {"layer": duplicate["id"], "name": duplicate["name"], "index": index + 1}
+
+
+@command("layer.move", "Move a layer in the stack",
+         "Move a layer to a 1-based index (1 is the top, drawn last).",
+         {"comp": COMP_REF, "layer": LAYER_REF,
+          "index": {"type": "integer", "description": "the new 1-based index"}},
+         required=("comp", "layer", "index"))
+def layer_move(engine, params, ctx):
+    comp = find_comp(engine.doc, params["comp"])
+    layer = find_layer(comp, params["layer"])
+    index = params["index"]
+    if not 1 <= index <= len(comp["layers"]):
+        raise CommandError(f"index {index} is outside 1..{len(comp['layers'])}, the layers of "
+                           f"comp {comp['name']!r}.")
+    comp["layers"].remove(layer)
+    comp["layers"].insert(index - 1, layer)
+    return {"layer": layer["id"], "index": index,
+            "order": [other["name"] for other in comp["layers"]]}
+
+
+@command("layer.list", "List layers",
+         "A comp's layers from the top (index 1) down, with their type, timing, transform and "
+         "content; animated properties show their first value and key count.",
+         {"comp": COMP_REF}, required=("comp",), kind="read")
+def layer_list(engine, params, ctx):
+    comp = find_comp(engine.doc, params["comp"])
+    return {"comp": comp["id"], "layers": [layer_summary(comp, layer)
+                                           for layer in comp["layers"]]}
+
+
+# -- shared by add and set ---------------------------------------------------------------------
+
+
+def _content_params(doc: dict, kind: str, params: dict, creating: bool,
+                    layer: dict | None = None) -> dict:
+    """The content params in `params`, checked for a layer of type `kind`."""
+    spec = CONTENT[kind]
+    given = {key: params[key] for key in CONTENT_PARAMS if key in params}
+    allowed = set(spec)
+    what = _article(kind) + " layer"
+    if kind == "shape":
+        shape = given.get("shape") or (layer["content"]["shape"] if layer else None)
+        allowed = set(_SHAPE_COMMON) | set(SHAPE_EXTRAS.get(shape, {}))
+        if shape == "path":
+            allowed.add("points")
+        if shape:
+            what = _article(shape) + " shape"
+    wrong = [key for key in given if key not in allowed]
+    if wrong:
+        takes = ", ".join(sorted(allowed)) or "no content params"
+        raise CommandError(f"{what} does not take {', '.join(map(repr, wrong))}; it takes "
+                           f"{takes}.")
+    if creating:
+        missing = [key for key in REQUIRED_CONTENT[kind] if key not in given]
+        if kind == "shape" and given.get("shape") == "path" and "points" not in given:
+            missing.append("points")
+        if missing:
+            raise CommandError(f"{_article(kind)} layer needs {', '.join(map(repr, missing))}.")
+    checked = {}
+    for key, value in given.items():
+        value_kind, animatable = spec[key]
+        try:
+            checked[key] = check_property(value_kind, value, key, animatable)
+        except DocumentError as error:
+            raise CommandError(f"{error}.") from None
+    if "points" in checked and kind == "shape":
+        shape = given.get("shape") or layer["content"]["shape"]
+        wants_list = shape == "path"
+        if wants_list != isinstance(checked["points"], list):
+            raise CommandError("points is a list of [x, y] for a path, and a corner count for "
+                               "a polygon or star.")
+    if "footage" in checked:
+        footage = find_footage(doc, checked["footage"])
+        fits = {"image": ("image",), "video": ("video", "sequence")}[kind]
+        if footage["kind"] not in fits:
+            layer_type = "image" if footage["kind"] == "image" else "video"
+            raise CommandError(f"footage {footage['name']!r} is {_article(footage['kind'])}; "
+                               f"show it with {_article(layer_type)} layer.")
+        checked["footage"] = footage["id"]
+    if "source" in checked:
+        checked["source"] = find_comp(doc, checked["source"])["id"]
+    return checked
+
+
+def _article(word: str) -> str:
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
+def _reshape(content: dict, shape: str) -> None:
+    """Switch a shape layer to another kind of shape: drop the old kind's own params, add the
+    new kind's defaults (what the caller gives is applied after)."""
+    for extras in SHAPE_EXTRAS.values():
+        for key in extras:
+            content.pop(key, None)
+    content.pop("points", None)
+    content.update(copy.deepcopy(SHAPE_EXTRAS[shape]))
+
+
+def apply_params(doc: dict, comp: dict, layer: dict, params: dict) -> None:
+    """Apply attribute and transform params to `layer` (content is the caller's)."""
+    for key in ATTRIBUTE_PARAMS:
+        if key not in params:
+            continue
+        value = params[key]
+        if key == "parent":
+            value = _parent_id(comp, layer, value)
+        else:
+            try:
+                value = check_value(ATTRIBUTES[key], value)
+            except ValueError as error:
+                raise CommandError(f"{key}: {error}.") from None
+        if key == "trackMatte" and value is not None and comp["layers"].index(layer) == 0:
+            raise CommandError(f"layer {layer['name']!r} is the top layer, so there is no layer "
+                               "above it to be its matte; move it down or add the matte above.")
+        layer[key] = value
+    if layer["outPoint"] <= layer["inPoint"]:
+        raise CommandError(f"outPoint ({layer['outPoint']}) must be after inPoint "
+                           f"({layer['inPoint']}), or the layer never shows.")
+    for key, kind in TRANSFORM.items():
+        if key in params:
+            try:
+                layer["transform"][key] = check_value(kind, params[key])
+            except ValueError as error:
+                raise CommandError(f"{key}: {error}.") from None
+
+
+def _parent_id(comp: dict, layer: dict, ref) -> str | None:
+    if ref is None:
+        return None
+    parent = find_layer(comp, ref)
+    chain = parent
+    by_id = {other["id"]: other for other in comp["layers"]}
+    while chain is not None:
+        if chain["id"] == layer["id"]:
+            raise CommandError(f"layer {parent['name']!r} cannot be the parent of "
+                               f"{layer['name']!r}: it is {layer['name']!r} itself or one of "
+                               "its children, which would make a loop.")
+        chain = by_id.get(chain["parent"]) if chain["parent"] else None
+    return parent["id"]
+
+
+def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
+    taken = {layer["name"] for layer in comp["layers"]}
+    if kind == "text":
+        first_line = str(content["text"]).split("\n", 1)[0].strip()[:40]
+        return unique_name(first_line or "Text", taken)
+    if kind in ("image", "video"):
+        footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
+        return unique_name(footage["name"], taken)
+    if kind == "precomp":
+        source = next(c for c in doc["comps"] if c["id"] == content["source"])
+        return unique_name(source["name"], taken)
+    base = content["shape"].capitalize() if kind == "shape" else kind.capitalize()
+    return numbered_name(base, taken)
+
+
+def _video_timing(doc: dict, comp: dict, kind: str, content: dict) -> dict:
+    """A video layer ends where its footage does, if that is before the comp's end."""
+    if kind != "video":
+        return {}
+    footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
+    duration = footage.get("duration")
+    if duration and duration < comp["duration"]:
+        return {"outPoint": float(duration)}
+    return {}

@@ -1,0 +1,93 @@
+"""Summaries of the project for people and agents: what doc_inspect, project.info, comp.list,
+layer.list, footage.list and renderQueue.list return.
+
+A summary says what is there and what is wrong (missing footage, by name) without the full
+document's bulk; an agent that needs every value reads a property with prop.get.
+"""
+
+from __future__ import annotations
+
+from protocol.model.keyframes import frame_count, is_animated, static_value
+from supervisor.engine.footage_probe import is_missing
+
+
+def project_info(engine) -> dict:
+    doc = engine.doc
+    missing = [f["name"] for f in doc["footage"] if is_missing(f)]
+    info = {"name": doc["name"], "path": engine.project_path, "modified": engine.modified,
+            "revision": engine.revision, "version": doc["version"], "comps": len(doc["comps"]),
+            "footage": len(doc["footage"]), "renderQueue": len(doc["renderQueue"]),
+            "undo": len(engine.history()["undo"]), "redo": len(engine.history()["redo"])}
+    if missing:
+        info["missingFootage"] = missing
+    return info
+
+
+def document_overview(engine) -> dict:
+    """doc_inspect: the project, then every comp with its layers, footage and the queue."""
+    doc = engine.doc
+    return {
+        "project": project_info(engine),
+        "comps": [comp_summary(comp, with_layers=True) for comp in doc["comps"]],
+        "footage": [footage_summary(f) for f in doc["footage"]],
+        "renderQueue": [item_summary(engine, item) for item in doc["renderQueue"]],
+    }
+
+
+def comp_summary(comp: dict, with_layers: bool = False) -> dict:
+    summary = {"id": comp["id"], "name": comp["name"], "width": comp["width"],
+               "height": comp["height"], "frameRate": comp["frameRate"],
+               "duration": comp["duration"],
+               "frames": frame_count(comp["duration"], comp["frameRate"]),
+               "background": comp["background"], "layerCount": len(comp["layers"])}
+    if comp.get("motionBlur", {}).get("enabled"):
+        summary["motionBlur"] = comp["motionBlur"]
+    if comp.get("proxy"):
+        summary["proxy"] = comp["proxy"]
+    if with_layers:
+        summary["layers"] = [layer_summary(comp, layer) for layer in comp["layers"]]
+    return summary
+
+
+def layer_summary(comp: dict, layer: dict) -> dict:
+    summary = {"index": comp["layers"].index(layer) + 1, "id": layer["id"],
+               "name": layer["name"], "type": layer["type"]}
+    if not layer["enabled"]:
+        summary["enabled"] = False
+    summary["inPoint"], summary["outPoint"] = layer["inPoint"], layer["outPoint"]
+    for key, plain in (("startTime", 0.0), ("parent", None), ("blendMode", "normal"),
+                       ("trackMatte", None)):
+        if layer[key] != plain:
+            summary[key] = layer[key]
+    summary["transform"] = {key: _shown(value) for key, value in layer["transform"].items()}
+    if layer["content"]:
+        summary["content"] = {key: _shown(value) for key, value in layer["content"].items()}
+    if layer["effects"]:
+        summary["effects"] = [{"id": fx["id"], "effect": fx["effect"],
+                               **({} if fx["enabled"] else {"enabled": False})}
+                              for fx in layer["effects"]]
+    return summary
+
+
+def _shown(value):
+    """A static value as it is; an animated one as its first value and key count."""
+    if is_animated(value):
+        return {"animated": len(value["keys"]), "first": static_value(value)}
+    return value
+
+
+def footage_summary(footage: dict) -> dict:
+    summary = dict(footage)
+    if is_missing(footage):
+        summary["missing"] = True
+    return summary
+
+
+def item_summary(engine, item: dict) -> dict:
+    comp = next((c for c in engine.doc["comps"] if c["id"] == item["comp"]), None)
+    summary = {"index": engine.doc["renderQueue"].index(item) + 1, **item,
+               "compName": comp["name"] if comp else None}
+    # Progress is runtime state (0..1), kept by the render service outside the document.
+    summary["progress"] = engine.item_progress.get(item["id"],
+                                                   1.0 if item["status"] == "done" else 0.0)
+    return summary

@@ -1,0 +1,148 @@
+"""Property commands: set, addKey, removeKey, get.
+
+Paths are protocol/model/property_paths.py's; values are checked with protocol/model/values.py's
+kinds; evaluation is protocol/model/keyframes.py's, the same function the renderers use, so
+prop.get returns exactly what a render shows at that time.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from protocol.model.document import DocumentError, check_property
+from protocol.model.keyframes import check_interpolation, is_animated, value_at
+from protocol.model.limits import MAX_KEYS
+from protocol.model.property_paths import PropertyRef, resolve
+from protocol.model.values import check_value, describe
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.errors import CommandError
+
+PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
+        "content property by name (color, size, text, ...), or effects.FX.PARAM (FX: the "
+        "effect's id, name or 1-based index)"}
+TIME = {"type": "number", "description": "comp time in seconds"}
+VALUE = {"description": "the value: a number, [x, y], a color, text..., as the property takes"}
+INTERPOLATION = {"type": ["string", "object"], "description": "the segment from this key to "
+                 "the next: linear (default), hold, easeIn, easeOut, easyEase, or "
+                 '{"bezier": [x1, y1, x2, y2]}'}
+# Two key times closer than this are the same key: float seconds from frame arithmetic
+# (n / frameRate) must land on an existing key, not beside it.
+SAME_TIME = 1e-9
+
+
+def _property(engine, params) -> tuple[dict, PropertyRef]:
+    comp = find_comp(engine.doc, params["comp"])
+    layer = find_layer(comp, params["layer"])
+    try:
+        return layer, resolve(layer, params["path"])
+    except ValueError as error:
+        raise CommandError(f"{error}.") from None
+
+
+def _checked(prop: PropertyRef, path: str, value):
+    try:
+        return check_value(prop.kind, value)
+    except ValueError as error:
+        raise CommandError(f"{path}: {error}.") from None
+
+
+@command("prop.set", "Set a property",
+         "Set a property to a static value (an animated property loses its keys), or to a whole "
+         'animation {"keys": [{time, value, interpolation?}, ...]}.',
+         {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "value": VALUE},
+         required=("comp", "layer", "path", "value"))
+def prop_set(engine, params, ctx):
+    layer, prop = _property(engine, params)
+    try:
+        prop.container[prop.key] = check_property(prop.kind, params["value"], params["path"],
+                                                  prop.animatable)
+    except DocumentError as error:
+        raise CommandError(f"{error}.") from None
+    return {"path": params["path"], "value": copy.deepcopy(prop.value),
+            "animated": is_animated(prop.value)}
+
+
+@command("prop.addKey", "Add a keyframe",
+         "Add a key (or replace the one at that time) to a property, animating it if it was "
+         "static. Key times are comp times in seconds.",
+         {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME, "value": VALUE,
+          "interpolation": INTERPOLATION},
+         required=("comp", "layer", "path", "time", "value"))
+def prop_add_key(engine, params, ctx):
+    layer, prop = _property(engine, params)
+    path = params["path"]
+    if not prop.animatable:
+        raise CommandError(f"{path} cannot be animated ({describe(prop.kind)}); set it with "
+                           "prop.set.")
+    value = _checked(prop, path, params["value"])
+    try:
+        interpolation = check_interpolation(params.get("interpolation", "linear"))
+    except ValueError as error:
+        raise CommandError(f"interpolation: {error}.") from None
+    key = {"time": params["time"], "value": value, "interpolation": interpolation}
+    keys = prop.value["keys"] if is_animated(prop.value) else []
+    same = [i for i, k in enumerate(keys) if abs(k["time"] - key["time"]) <= SAME_TIME]
+    if same:
+        if "interpolation" not in params:
+            key["interpolation"] = keys[same[0]].get("interpolation", "linear")
+        key["time"] = keys[same[0]]["time"]
+        keys[same[0]] = key
+    elif len(keys) >= MAX_KEYS:
+        raise CommandError(f"{path} already has {len(keys):,} keys, the limit of {MAX_KEYS:,} "
+                           "for one property; remove some with prop.removeKey, or replace one "
+                           "by adding a key at its time.")
+    else:
+        keys.append(key)
+        keys.sort(key=lambda k: k["time"])
+    prop.container[prop.key] = {"keys": keys}
+    return {"path": path, "index": keys.index(key) + 1, "keys": len(keys),
+            "replaced": bool(same)}
+
+
+@command("prop.removeKey", "Remove a keyframe",
+         "Remove the key at a time, or by its 1-based index; removing the last key leaves the "
+         "property static at that key's value.",
+         {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME,
+          "index": {"type": "integer", "description": "the key's 1-based index"}},
+         required=("comp", "layer", "path"))
+def prop_remove_key(engine, params, ctx):
+    layer, prop = _property(engine, params)
+    path = params["path"]
+    if ("time" in params) == ("index" in params):
+        raise CommandError("prop.removeKey needs either time or index (not both) to say which "
+                           "key to remove.")
+    if not is_animated(prop.value):
+        raise CommandError(f"{path} of layer {layer['name']!r} has no keys to remove.")
+    keys = prop.value["keys"]
+    if "index" in params:
+        position = params["index"] - 1
+        if not 0 <= position < len(keys):
+            raise CommandError(f"{path} has keys 1..{len(keys)}; there is no key "
+                               f"{params['index']}.")
+    else:
+        matches = [i for i, k in enumerate(keys) if abs(k["time"] - params["time"]) <= SAME_TIME]
+        if not matches:
+            times = ", ".join(str(k["time"]) for k in keys)
+            raise CommandError(f"{path} has no key at {params['time']} s; its keys are at "
+                               f"{times}.")
+        position = matches[0]
+    removed = keys.pop(position)
+    if not keys:
+        prop.container[prop.key] = removed["value"]
+    return {"path": path, "removed": removed, "keys": len(keys)}
+
+
+@command("prop.get", "Read a property",
+         "A property's value at a comp time (default 0), evaluated as a render evaluates it; "
+         "animated properties also return their keys.",
+         {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME},
+         required=("comp", "layer", "path"), kind="read")
+def prop_get(engine, params, ctx):
+    layer, prop = _property(engine, params)
+    time = params.get("time", 0.0)
+    result = {"path": params["path"], "time": time, "value": value_at(prop.value, time),
+              "animated": is_animated(prop.value)}
+    if result["animated"]:
+        result["keys"] = copy.deepcopy(prop.value["keys"])
+    return result

@@ -1,0 +1,152 @@
+"""What an engine command is, the catalog of them, and the check of a call's params.
+
+A command family module (project.py, comp.py, layer.py, ...) declares its commands with
+`@command(...)`; importing `supervisor.engine.commands` imports every family, so `COMMANDS` then
+holds the whole catalog. A handler is `handler(engine, params, ctx) -> dict`, run by `Engine.run`
+(supervisor/engine/engine.py), which takes the document lock and records the undo step; the handler
+itself only edits `engine.doc` and returns its JSON result, or raises CommandError.
+
+How a command touches the engine is its `kind`:
+- "read": runs under the lock, changes nothing;
+- "edit": runs under the lock on the live document; the engine snapshots the document first,
+  puts it back if the handler fails (so a failed command never leaves half an edit), and
+  otherwise records one undo step and bumps the revision;
+- "history": runs under the lock and manages the revision and history itself (project.new,
+  project.open, edit.undo, edit.redo);
+- "render": delegated to `engine.render_service`, and run WITHOUT the lock, because a render can
+  take minutes and must never hold up an edit (ARCHITECTURE.md, "the one rule").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from protocol.model.numbers import is_number, unusable_number_in, unusable_problem
+from supervisor.errors import CommandError
+
+KINDS = ("read", "edit", "history", "render")
+
+
+@dataclass(frozen=True)
+class Command:
+    id: str
+    title: str
+    description: str
+    properties: dict  # JSON-schema properties of the params object
+    required: tuple
+    handler: Callable[[Any, dict, Any], dict]
+    kind: str
+
+    @property
+    def mutates(self) -> bool:
+        return self.kind != "read"
+
+    def schema(self) -> dict:
+        schema = {"type": "object", "properties": self.properties, "additionalProperties": False}
+        if self.required:
+            schema["required"] = list(self.required)
+        return schema
+
+    def param_list(self) -> str:
+        """`comp, type, name?, ...`: the params at a glance, optional ones with ?."""
+        return ", ".join(name if name in self.required else f"{name}?"
+                         for name in self.properties)
+
+    def signature(self) -> str:
+        """`layer.add {comp, type, name?, ...}`."""
+        return f"{self.id} {{{self.param_list()}}}" if self.properties else self.id
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def command(id: str, title: str, description: str, properties: dict | None = None,
+            required: tuple = (), kind: str = "edit") -> Callable:
+    """Register `handler(engine, params, ctx)` as the engine command `id`."""
+    if kind not in KINDS:
+        raise ValueError(f"command {id}: kind must be one of {KINDS}")
+
+    def register(handler: Callable) -> Callable:
+        if id in COMMANDS:
+            raise RuntimeError(f"command {id} registered twice")
+        COMMANDS[id] = Command(id, title, description, dict(properties or {}), tuple(required),
+                               handler, kind)
+        return handler
+
+    return register
+
+
+_JSON_TYPES = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": is_number,
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}
+
+
+def check_params(cmd: Command, params: Any) -> dict:
+    """`params` if they fit the command's schema at the top level: no unknown names, every
+    required one present, each of the declared JSON type and enum, and no number anywhere in
+    them that a project cannot hold (NaN, Infinity: protocol/model/numbers.py), whatever the handler
+    does with it. Deeper checks (a color, a layer that exists) are the handler's, which knows
+    the document."""
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        example = ", ".join(f'"{name}": ...' for name in cmd.required)
+        raise CommandError(f"{cmd.id} takes its params as an object, not "
+                           f"{type(params).__name__}; for example {{{example}}}.")
+    accepted = ", ".join(cmd.properties) or "no params"
+    unknown = [name for name in params if name not in cmd.properties]
+    if unknown:
+        raise CommandError(f"{cmd.id} does not take {', '.join(repr(n) for n in unknown)}; it "
+                           f"takes {accepted}.")
+    missing = [name for name in cmd.required if name not in params]
+    if missing:
+        raise CommandError(f"{cmd.id} needs {', '.join(repr(n) for n in missing)} "
+                           f"({cmd.signature()}).")
+    for name, value in params.items():
+        unusable = unusable_number_in(value)
+        if unusable is not None:
+            where, number = unusable
+            raise CommandError(f"{cmd.id}: {name} {unusable_problem(number, where)}.")
+        spec = cmd.properties[name]
+        types = spec.get("type")
+        if types is not None:
+            types = [types] if isinstance(types, str) else types
+            if not any(_JSON_TYPES[t](value) for t in types):
+                raise CommandError(f"{cmd.id}: {name} must be {' or '.join(types)}, got "
+                                   f"{value!r}.")
+        if "enum" in spec and value not in spec["enum"]:
+            raise CommandError(f"{cmd.id}: {name} must be one of "
+                               f"{', '.join(map(str, spec['enum']))}, got {value!r}.")
+    return params
+
+
+# Schema fragments the families share, so a comp reference reads the same everywhere.
+COMP_REF = {"type": "string", "description": "a comp's id or name"}
+LAYER_REF = {"type": ["string", "integer"],
+             "description": "a layer's id, name, or 1-based index (1 is the top layer)"}
+ITEM_REF = {"type": ["string", "integer"],
+            "description": "a render queue item's id or 1-based index"}
+FOOTAGE_REF = {"type": "string", "description": "a footage item's id or name"}
+COLOR = {"type": ["array", "string"],
+         "description": 'a color: [r, g, b], [r, g, b, a] (0..1) or "#rrggbb[aa]"'}
+VEC2 = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+NUMBER = {"type": "number"}
+# Parameters that name a file carry "x-path", so confinement can find every path a command
+# touches without knowing each command: "read" and "write" are checked as given, before the
+# command runs; "output" (render outputs, which may be relative to the project's folder) is
+# checked by whoever resolves it, against the files it will write.
+READ_PATH = {"type": "string", "x-path": "read", "description": "an absolute file path"}
+WRITE_PATH = {"type": "string", "x-path": "write", "description": "an absolute file path"}
+OUTPUT_PATH = {"type": "string", "x-path": "output",
+               "description": "a file or pattern, absolute or relative to the project's folder"}
+
+
+def described(fragment: dict, description: str) -> dict:
+    return {**fragment, "description": description}

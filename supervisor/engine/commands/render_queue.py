@@ -1,0 +1,189 @@
+"""Render queue commands: add, set, list, remove, duplicate, formats (document edits), and
+render, stop (delegated to the session's render service, see render.py).
+
+An item stores what it was given (docs/document.md, "Render queue items"); its `output` is made
+absolute when the item is added, by protocol/model/output_names.py (through `new_item_output` here),
+which holds INTERFACE.md's naming rules for every part of rendervisor.
+"""
+
+from __future__ import annotations
+
+import os
+
+from protocol.model.codec_options import CodecOptionRefused, accepted_options, check_codec_options
+from protocol.model.document import new_queue_item
+from protocol.model.frame_spec import frame_ranges
+from protocol.model.keyframes import frame_count
+from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
+from protocol.model.output_names import (OutputNameError, format_for_output, output_for_new_item,
+                                   resolve_output)
+from supervisor.engine.commands.lookup import find_comp, find_item
+from supervisor.engine.commands.overview import item_summary
+from supervisor.engine.commands.registry import COMP_REF, ITEM_REF, OUTPUT_PATH, command, described
+from supervisor.errors import CommandError
+from supervisor.engine.commands.render import render_command
+
+ITEM_PARAMS = {
+    "output": described(OUTPUT_PATH, "the file (video) or pattern (sequence: [####] is the frame "
+                        "number, [compName] the comp's name); relative to the saved project's "
+                        "folder; default [compName].ext there"),
+    "format": {"type": "string", "enum": list(FORMATS), "description": "default: from the "
+               "output's extension, else h264"},
+    "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "
+               "comma list (0-29,60); null or absent: the whole comp"},
+    "skipExisting": {"type": "boolean", "description": "leave frames whose file exists"},
+    "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
+                     'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
+}
+
+
+def _output_error(error: OutputNameError) -> CommandError:
+    return CommandError(f"{error}.")
+
+
+def new_item_output(engine, comp: dict, output: str | None, format: str,
+                    frames: str | None) -> str:
+    """The absolute output (path or pattern) a new item stores: protocol/model/output_names.py's
+    rules (relative to the saved project's folder, default `[compName].ext` numbered past the other
+    items' files, `_[#####]` for sequences). The one place renderQueue.add names an output."""
+    try:
+        return output_for_new_item(engine.doc, comp, output, format, frames,
+                                   engine.project_path, confined=engine.confined,
+                                   working_directory=os.getcwd())
+    except OutputNameError as error:
+        raise _output_error(error) from None
+
+
+def _format(output: str | None, format: str | None) -> str:
+    try:
+        return format_for_output(output, format)
+    except (OutputNameError, UnknownFormatError) as error:
+        raise _output_error(error) from None
+
+
+def _frames(params: dict, comp: dict):
+    spec = params.get("frames")
+    if spec is not None:
+        # refuses bad specs, as ranges: "0-" of a long comp is one range, not a million frames
+        frame_ranges(spec, frame_count(comp["duration"], comp["frameRate"]))
+    return spec
+
+
+def _codec_options(options, format: str, owner: str) -> dict:
+    """The options as given, once protocol/model/codec_options.py's list for the format allows
+    them (an item stores what it was given)."""
+    try:
+        check_codec_options(format, options, owner)
+    except CodecOptionRefused as error:
+        raise CommandError(str(error)) from None
+    return options or {}
+
+
+@command("renderQueue.add", "Queue a render",
+         "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
+         "prores, vp9, gif), frames, skipExisting and encoder options. Returns {item, output} "
+         "with output resolved to an absolute path or pattern.",
+         {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
+def queue_add(engine, params, ctx):
+    doc = engine.doc
+    comp = find_comp(doc, params["comp"])
+    format = _format(params.get("output"), params.get("format"))
+    frames = _frames(params, comp)
+    options = _codec_options(params.get("codecOptions"), format,
+                             f"the new item of comp {comp['name']!r}")
+    output = new_item_output(engine, comp, params.get("output"), format, frames)
+    engine.check_path(output, "write")
+    item = new_queue_item(doc, comp["id"], output, format, frames,
+                          params.get("skipExisting", False), options)
+    doc["renderQueue"].append(item)
+    return {"item": item["id"], "output": output, "format": format,
+            "index": len(doc["renderQueue"])}
+
+
+@command("renderQueue.set", "Change a queued render",
+         "Change a queue item's comp, output, format, frames, skipExisting or codecOptions; the "
+         "item is queued again.",
+         {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
+def queue_set(engine, params, ctx):
+    doc = engine.doc
+    item = find_item(doc, params["item"])
+    comp = find_comp(doc, params.get("comp", item["comp"]))
+    item["comp"] = comp["id"]
+    format_before = item["format"]
+    output = params.get("output", item["output"])
+    # A new output implies its own format; a new format must suit the output it will write.
+    item["format"] = _format(output, params.get("format", None if "output" in params
+                                                 else item["format"]))
+    if "output" in params:
+        try:
+            item["output"] = resolve_output(params["output"], item["format"],
+                                            engine.project_path, confined=engine.confined,
+                                            working_directory=os.getcwd())
+        except OutputNameError as error:
+            raise _output_error(error) from None
+        engine.check_path(item["output"], "write")
+    if "frames" in params or "comp" in params:
+        item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
+    if "skipExisting" in params:
+        item["skipExisting"] = params["skipExisting"]
+    # A new format needs options it accepts. Options left as they were stored (a project
+    # file's, perhaps) are not refused here but by the render, item by item.
+    if "codecOptions" in params or item["format"] != format_before:
+        item["codecOptions"] = _codec_options(params.get("codecOptions", item["codecOptions"]),
+                                              item["format"], item["id"])
+    item["status"] = "queued"
+    engine.item_progress.pop(item["id"], None)
+    return item_summary(engine, item)
+
+
+@command("renderQueue.list", "List the render queue",
+         "The queue's items in order, with comp, output, format, frames, status (queued, "
+         "rendering, done, failed, stopped) and progress while rendering.", kind="read")
+def queue_list(engine, params, ctx):
+    return {"items": [item_summary(engine, item) for item in engine.doc["renderQueue"]]}
+
+
+@command("renderQueue.remove", "Remove a queued render",
+         "Remove an item from the render queue.", {"item": ITEM_REF}, required=("item",))
+def queue_remove(engine, params, ctx):
+    item = find_item(engine.doc, params["item"])
+    engine.doc["renderQueue"].remove(item)
+    return {"removed": item["id"]}
+
+
+@command("renderQueue.duplicate", "Duplicate a queued render",
+         "A verbatim copy of an item (same comp, output, format, frames, options; a new id), "
+         "queued just after it.", {"item": ITEM_REF}, required=("item",))
+def queue_duplicate(engine, params, ctx):
+    doc = engine.doc
+    original = find_item(doc, params["item"])
+    copy_ = new_queue_item(doc, original["comp"], original["output"], original["format"],
+                           original["frames"], original["skipExisting"],
+                           original["codecOptions"])
+    doc["renderQueue"].insert(doc["renderQueue"].index(original) + 1, copy_)
+    return {"item": copy_["id"], "output": copy_["output"],
+            "index": doc["renderQueue"].index(copy_) + 1}
+
+
+@command("renderQueue.formats", "Output formats",
+         "The output formats: extension, whether it is an image sequence, codec, alpha, "
+         "profiles, default codec options, and the codecOptions each accepts with the shape "
+         "of their values.", kind="read")
+def queue_formats(engine, params, ctx):
+    return {"formats": [{**entry, "codecOptions": accepted_options(entry["format"])}
+                        for entry in formats_listing()]}
+
+
+render_command(
+    "renderQueue.render", "Render the queue",
+    "Render every queued item. wait (default true) blocks until done, with progress, and returns "
+    "{completed, failed, items: [{item, status, output, error?}]}; wait false returns the ids "
+    "being rendered at once (poll renderQueue.list, stop with renderQueue.stop). Only one render "
+    "runs at a time.",
+    {"wait": {"type": "boolean", "description": "block until done (default true)"}},
+    method="render")
+
+render_command(
+    "renderQueue.stop", "Stop rendering",
+    "Stop the running render; finished items and frames are kept, partial files removed.",
+    method="stop")

@@ -1,0 +1,43 @@
+"""One MCP session's state: its options, the worker pool, the project engine and its roots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from supervisor.confinement.roots import Confinement
+
+
+@dataclass
+class Options:
+    project: str | None = None
+    read_roots: list[str] = field(default_factory=list)
+    write_roots: list[str] = field(default_factory=list)
+    workers: int = 2
+    max_inflight: int = 8
+    join_grace: float = 5.0
+    teardown_grace: float = 1.0
+    log_level: str = "WARNING"
+
+
+class Session:
+    def __init__(self, options: Options, pool) -> None:
+        self.options = options
+        self.pool = pool
+        self.confinement = Confinement(options.read_roots, options.write_roots)
+        self.engine = self._open_engine(options.project)
+        from supervisor.render.service import RenderService
+        self.engine.render_service = RenderService(pool)
+
+    def _open_engine(self, project: str | None):
+        from supervisor.engine.engine import Engine
+        # Only a confined session gets a guard: the engine reads "has a guard" as "confined"
+        # (an unsaved project's default outputs are refused then), and --project itself must
+        # pass the roots like any path the session touches.
+        guard = self.confinement.guard if self.confinement.confined else None
+        return Engine(project, path_guard=guard)
+
+    def close(self) -> None:
+        """Stop what the session runs in the background (a wait:false render)."""
+        service = getattr(self.engine, "render_service", None)
+        if service is not None and hasattr(service, "close"):
+            service.close()

@@ -1,0 +1,25 @@
+"""The session's RenderService as a farm node uses it: the same planning and chunk scheduling
+(supervisor/render/service.py, supervisor/render/run.py), with `--chunk-size` deciding the chunks
+when it
+is given. Kept apart so the MCP session's service carries no command-line option."""
+
+from __future__ import annotations
+
+from supervisor.render.service import RenderService
+from workers.exporter import plan_chunks
+
+
+class FarmRenderService(RenderService):
+    def __init__(self, pool, chunk_size: int | None = None) -> None:
+        super().__init__(pool)
+        self.chunk_size = chunk_size
+
+    def _queue_plans(self, engine, document: dict) -> list:
+        plans = super()._queue_plans(engine, document)
+        if self.chunk_size is not None:
+            for plan in plans:
+                if plan.chunks:
+                    # Video chunks still start on key frames: plan_chunks rounds the size up.
+                    plan.chunks = plan_chunks(plan.frames, plan.format, parts=1,
+                                              chunk_size=self.chunk_size)
+        return plans

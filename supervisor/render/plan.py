@@ -1,0 +1,219 @@
+"""Planning a render before anything is written: which items take part, what each writes, and
+how its frames are split into chunks for the render workers.
+
+The order of decisions is INTERFACE.md's "Output names and formats":
+1. items refused for a reason of their own (codecOptions off the format's list, missing
+   footage, an output outside the write roots) are reported failed, naming the option or the
+   file, and take no part;
+2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
+   is refused with `RenderRefused`, naming both items, before a single file is touched;
+3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
+   an earlier item of this render writes, are left alone (so that earlier item's frames are
+   never overwritten, whatever order the workers finish in);
+4. no file an item writes may be an input of the project (its footage, the project file:
+   supervisor/render/inputs.py); if one is, the whole render is refused with `RenderRefused` as for
+   a clash, naming the item, the input and the file;
+5. the frames are split into chunks (`split`), video chunks on key frame boundaries, so the
+   output is the same whatever the worker count.
+
+Reads the disk (does a frame exist?) but never writes to it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Callable
+
+from protocol.model.codec_options import CodecOptionRefused, check_codec_options
+from protocol.model.frame_spec import frames_of
+from protocol.model.keyframes import frame_count
+from protocol.model.output_formats import output_format
+from protocol.model.output_names import expand_comp_name, find_clash, frame_path, planned_output
+from supervisor.engine.footage_probe import is_missing
+from supervisor.render.inputs import ProjectInputs
+from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
+
+# A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
+# of a render (the last chunks run while the other workers have nothing left to take, and
+# frames differ in cost); each chunk costs a job round trip and, for video, a segment file to
+# join. So: at most CHUNK_FRAMES frames, and at least CHUNKS_PER_WORKER chunks per worker for
+# a short item. Video chunks are whole key frame intervals (keyframe_interval_for: 30 frames,
+# shorter for a video under 240 frames, so it still has about 8 to share out), as many per
+# chunk as give each worker CHUNKS_PER_WORKER chunks, within CHUNK_FRAMES; a long video is
+# split at every interval, which its encoder restarts at anyway.
+CHUNK_FRAMES = 30
+CHUNKS_PER_WORKER = 2
+
+
+# Encoder options a render adds under an item's own codecOptions (which win). The render is
+# parallel across chunks, one worker process per core, so an encoder's own threads would only
+# compete with the other workers; and a fixed thread count makes the encoded bytes the same on
+# every machine, whatever its core count (x264's output depends on its thread count), which a
+# farm joining chunks from different nodes relies on.
+RENDER_CODEC_DEFAULTS = {"h264": {"threads": "1"}}
+
+
+class RenderRefused(Exception):
+    """The whole render is refused before anything is written; the message says why."""
+
+
+@dataclass
+class ItemPlan:
+    id: str
+    comp: dict
+    format: str
+    output: str  # `[compName]` filled in: a video's file, or a sequence's pattern
+    frames: list[int]  # comp frame numbers to write, in output order
+    codec_options: dict
+    skip_existing: bool
+    scale: float = 1.0
+    transparent: bool = False  # leave the comp's background out (a pre-render of a precomp)
+    chunks: list[Chunk] = field(default_factory=list)
+    error: str | None = None  # refused before rendering
+    skipped: bool = False  # a video whose file exists, with skipExisting
+
+    @property
+    def is_sequence(self) -> bool:
+        return output_format(self.format).is_sequence
+
+    def files(self) -> list[str]:
+        """The files this plan writes, in output order (none for a video skipped whole)."""
+        if self.is_sequence:
+            return [frame_path(self.output, number) for number in self.frames]
+        return [self.output] if self.frames else []
+
+    def summary(self) -> dict:
+        return {"item": self.id, "output": self.output}
+
+
+def plan_render(document: dict, item_ids: list[str], workers: int,
+                check_write: Callable[[str], None] | None = None,
+                project_path: str | None = None) -> list[ItemPlan]:
+    """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
+    an output over one of the project's inputs (`document` saved at `project_path`).
+
+    `check_write(path)` raises with a sentence when a path may not be written (confinement)."""
+    comps = {comp["id"]: comp for comp in document["comps"]}
+    items = {item["id"]: item for item in document["renderQueue"]}
+    plans = [_item_plan(items[item_id], comps[items[item_id]["comp"]]) for item_id in item_ids]
+    for plan in plans:
+        plan.error = _refusal(document, plan, check_write)
+    refused = [plan.id for plan in plans if plan.error]
+    clash = find_clash((planned_output(items[plan.id], plan.comp) for plan in plans), refused)
+    if clash is not None:
+        raise RenderRefused(clash.message + ".")
+    claimed: set[str] = set()  # files earlier items of this render write
+    inputs = ProjectInputs(document, project_path)
+    for plan in plans:
+        if plan.error:
+            continue
+        _frames_to_write(plan, claimed)
+        overwrite = inputs.overwrite(plan.files())
+        if overwrite is not None:
+            raise RenderRefused(overwrite.sentence(plan.id, f"give {plan.id} another output",
+                                                   "nothing was rendered"))
+        plan.chunks = split(plan, workers)
+    return plans
+
+
+def split(plan: ItemPlan, workers: int) -> list[Chunk]:
+    wanted = workers * CHUNKS_PER_WORKER
+    if plan.is_sequence:
+        size = max(1, min(CHUNK_FRAMES, -(-len(plan.frames) // wanted)))
+    else:
+        # Whole intervals, rounded down (plan_chunks would round a size up, which for a short
+        # video leaves fewer chunks than workers can share: 90 frames on 2 workers are 4
+        # chunks of 2 intervals of 12, not 3 of 3).
+        interval = keyframe_interval_for(len(plan.frames))
+        units = -(-len(plan.frames) // interval)
+        size = interval * max(1, min(CHUNK_FRAMES // interval, units // wanted))
+    return plan_chunks(plan.frames, plan.format, parts=workers, chunk_size=size)
+
+
+def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: list[int],
+                     workers: int, scale: float = 1.0, codec_options: dict | None = None,
+                     transparent: bool = False) -> ItemPlan:
+    """A plan for a render that is not a queue item (a still, a pre-render, a proxy)."""
+    plan = ItemPlan(item_id, comp, fmt, output, list(frames),
+                    render_codec_options(fmt, codec_options), False, scale, transparent)
+    plan.chunks = split(plan, workers)
+    return plan
+
+
+def _item_plan(item: dict, comp: dict) -> ItemPlan:
+    fmt = item["format"]
+    count = frame_count(comp["duration"], comp["frameRate"])
+    return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
+                    list(frames_of(item.get("frames"), count)),
+                    render_codec_options(fmt, item.get("codecOptions")),
+                    bool(item.get("skipExisting")))
+
+
+def render_codec_options(fmt: str, given: dict | None) -> dict:
+    return {**RENDER_CODEC_DEFAULTS.get(fmt, {}), **(given or {})}
+
+
+def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
+    try:
+        # What the workers would pass to the encoder, defaults included: options stored in a
+        # project file were only warned about when it was opened.
+        check_codec_options(plan.format, plan.codec_options, plan.id)
+    except CodecOptionRefused as error:
+        return f"{plan.id} was not rendered: {error}"
+    missing = missing_footage(document, plan.comp)
+    if missing:
+        return (f"{plan.id} was not rendered: comp {plan.comp['name']!r} uses footage that is "
+                f"missing: {', '.join(missing)}; re-link it with footage.replace or remove the "
+                "layers that show it, then render again.")
+    if check_write is not None:
+        try:
+            check_write(plan.output)
+        except Exception as error:  # the guard's own sentence is the report
+            return f"{plan.id} was not rendered: {error}"
+    return None
+
+
+def missing_footage(document: dict, comp: dict) -> list[str]:
+    """The files (or unknown footage ids) that the comp, its precomps included, shows but that
+    are gone from disk."""
+    footage = {item["id"]: item for item in document["footage"]}
+    comps = {c["id"]: c for c in document["comps"]}
+    missing: list[str] = []
+    seen: set[str] = set()
+
+    def visit(current: dict) -> None:
+        if current["id"] in seen:
+            return
+        seen.add(current["id"])
+        for layer in current["layers"]:
+            if layer["type"] in ("image", "video"):
+                ref = layer["content"].get("footage")
+                item = footage.get(ref)
+                name = item["path"] if item else f"footage id {ref}"
+                if (item is None or is_missing(item)) and name not in missing:
+                    missing.append(name)
+            elif layer["type"] == "precomp" and layer["content"].get("source") in comps:
+                visit(comps[layer["content"]["source"]])
+
+    visit(comp)
+    return missing
+
+
+def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
+    """Leave out, with skipExisting, what exists or an earlier item writes; then claim the
+    item's own files for the items after it."""
+    if plan.is_sequence:
+        paths = {number: os.path.normpath(frame_path(plan.output, number))
+                 for number in plan.frames}
+        if plan.skip_existing:
+            plan.frames = [number for number in plan.frames
+                           if paths[number] not in claimed and not os.path.exists(paths[number])]
+        claimed.update(paths[number] for number in plan.frames)
+        return
+    output = os.path.normpath(plan.output)
+    if plan.skip_existing and (output in claimed or os.path.exists(output)):
+        plan.skipped = True
+        plan.frames = []
+        return
+    claimed.add(output)

@@ -1,0 +1,322 @@
+"""One render in progress: the chunks of its items spread over the render workers, and what is
+left behind when it ends (finished outputs) or stops (nothing it created).
+
+    RenderRun.run (the render's own thread)
+        │ starts one thread per render worker it uses (at most the pool's capacity)
+        ▼
+    chunk thread ── pool.acquire("render") ── loop: next chunk (items in queue order)
+        │   record the chunk's files (chunk_paths) in its item's OpenedFiles
+        │   run_with_snapshot(... "render_chunk" ...)  ◄── progress: one frame written
+        │   a dead worker: release it, retry the chunk once on a fresh worker (new token)
+        └── the item's last chunk: join the video's segments (stream copy) and keep the output
+    run() joins the threads, then removes every recorded file of an item not done.
+
+Every chunk job shares the run's one CancelSignal: `stop()` wakes every wait at once, each
+worker stops at its next frame (or is killed after the teardown grace), and the threads end.
+Files are recorded here, before dispatch, because a killed worker's own record dies with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import deque
+from typing import Callable
+
+from protocol.wire.frames import OUT_OF_MEMORY
+from protocol.model.output_names import frame_path
+from supervisor.runtime.pool import CancelSignal, JobFailed, Pool, Worker
+from supervisor.render.plan import ItemPlan
+from supervisor.render.snapshot_jobs import run_with_snapshot
+from supervisor.runtime.worker_memory import LIMIT_SETTING
+from workers.exporter import (Chunk, JoinError, OpenedFiles, chunk_paths, join_segments,
+                              with_new_token)
+
+log = logging.getLogger("rendervisor.render")
+
+# Failures after which a chunk is worth running again on a fresh worker: the worker, not the
+# chunk, is what broke. Retried once only: a chunk that kills two workers will kill a third.
+RETRYABLE = ("died", "wedged")
+
+
+class ItemRun:
+    """One item's state during the render."""
+
+    def __init__(self, plan: ItemPlan) -> None:
+        self.plan = plan
+        self.opened = OpenedFiles()
+        self.segments: dict[int, str | None] = {}
+        self.chunks_done = 0
+        self.written = 0
+        self.counted: dict[int, int] = {}  # frames counted per chunk (a retry counts again)
+        self.attempt_frames: dict[int, int] = {}
+        self.started = False
+        self.status = "queued"
+        self.error: str | None = plan.error
+        self.failure: JobFailed | None = None  # what failed the chunk that failed the item
+        if plan.error:
+            self.status = "failed"
+        elif not plan.chunks:
+            self.status = "done"  # nothing to write: every frame exists, or skipped whole
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("done", "failed")
+
+    def report(self) -> dict:
+        entry = {"item": self.plan.id, "status": self.status, "output": self.plan.output}
+        if self.plan.skipped:
+            entry["skipped"] = True
+        if self.error and self.status == "failed":
+            entry["error"] = self.error
+        return entry
+
+
+class RenderRun:
+    def __init__(self, pool: Pool, snapshot_id: str, document: dict, plans: list[ItemPlan],
+                 on_progress: Callable[[int, int, str], None] | None = None,
+                 on_item: Callable[[str, str, float], None] | None = None,
+                 kind: str = "render") -> None:
+        self.pool = pool
+        self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
+        self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
+        self.document = document
+        self.items = [ItemRun(plan) for plan in plans]
+        self.total = sum(len(item.plan.frames) for item in self.items if not item.finished)
+        self.written = 0
+        self.cancel = CancelSignal()
+        self.stopped = False
+        self.ended = threading.Event()
+        self.report: dict | None = None
+        self._on_progress = on_progress or (lambda written, total, message: None)
+        self._on_item = on_item or (lambda item, status, progress: None)
+        self._lock = threading.Lock()
+        self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
+            (item, index, chunk) for item in self.items if not item.finished
+            for index, chunk in enumerate(item.plan.chunks))
+
+    @property
+    def item_ids(self) -> list[str]:
+        return [item.plan.id for item in self.items]
+
+    # -- control --------------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop every worker at its next frame; run() then cleans up and returns."""
+        with self._lock:
+            self.stopped = True
+            self._queue.clear()
+        self.cancel.set()
+
+    def run(self) -> dict:
+        """Render everything; the report {completed, failed, items} once all threads ended."""
+        try:
+            threads = [threading.Thread(target=self._serve, daemon=True,
+                                        name=f"render-chunks-{number}")
+                       for number in range(min(self.pool.capacity(self.kind) or 1,
+                                               len(self._queue)))]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            for item in self.items:
+                if item.status != "done":
+                    item.opened.remove_all()
+                if not item.finished:
+                    item.status = "stopped"
+                    self._on_item(item.plan.id, "stopped", self._fraction(item))
+            items = [item.report() for item in self.items]
+            self.report = {"completed": sum(entry["status"] == "done" for entry in items),
+                           "failed": sum(entry["status"] == "failed" for entry in items),
+                           "items": items}
+            return self.report
+        finally:
+            self.cancel.close()
+            self.ended.set()
+
+    # -- one thread per render worker --------------------------------------------------------
+
+    def _serve(self) -> None:
+        worker: Worker | None = None
+        try:
+            while True:
+                task = self._next()
+                if task is None:
+                    return
+                try:
+                    worker = self._run_chunk(worker, *task)
+                except JobFailed:
+                    return  # the pool is closing, or the run stopped while acquiring a worker
+                except Exception as error:  # a bug here: that item fails, the others go on
+                    log.exception("rendering %s failed unexpectedly", task[0].plan.id)
+                    self._fail(task[0], f"{task[0].plan.id} failed unexpectedly "
+                                        f"({type(error).__name__}: {error}); this is a bug in "
+                                        "rendervisor.")
+        finally:
+            if worker is not None:
+                self.pool.release(worker)
+
+    def _next(self) -> tuple[ItemRun, int, Chunk] | None:
+        with self._lock:
+            while self._queue:
+                item, index, chunk = self._queue.popleft()
+                if item.status == "failed":
+                    continue
+                if not item.started:
+                    item.started = True
+                    item.status = "rendering"
+                    try:
+                        item.opened.make_folders(item.plan.output)
+                    except OSError as error:
+                        item.status = "failed"
+                        item.error = (f"{item.plan.id} failed: the folder for "
+                                      f"{item.plan.output} could not be created ({error}).")
+                        continue
+                return item, index, chunk
+        return None
+
+    def _run_chunk(self, worker: Worker | None, item: ItemRun, index: int,
+                   chunk: Chunk) -> Worker | None:
+        """Run one chunk, retrying once after a worker's death; the worker to go on with."""
+        for attempt in (1, 2):
+            if worker is None:
+                try:
+                    worker = self.pool.acquire(self.kind, self.cancel)
+                except JobFailed as error:
+                    if not self.stopped:
+                        self._fail(item, f"{item.plan.id} failed: no render worker could be "
+                                         f"started ({error}).")
+                    return None
+            self._record(item, chunk)
+            with self._lock:
+                item.attempt_frames[index] = 0
+            try:
+                value = run_with_snapshot(
+                    self.pool, worker, "render_chunk", chunk_payload(item.plan, chunk),
+                    self.snapshot_id, self.document, cancel=self.cancel,
+                    on_progress=lambda number: self._frame_written(item, index, number))
+            except JobFailed as error:
+                if not worker.alive:
+                    self.pool.release(worker)  # retired; the pool starts a replacement
+                    worker = None
+                if self.stopped:
+                    return worker
+                if error.reason in RETRYABLE and attempt == 1:
+                    log.warning("%s; retrying frames %s of %s on a fresh worker", error,
+                                _span(chunk), item.plan.id)
+                    self._remove_temporaries(item, chunk)
+                    chunk = with_new_token(chunk)
+                    continue
+                if error.reason == OUT_OF_MEMORY:  # not retried: it would need as much again
+                    tail = f"; simplify the comp, or give workers more memory ({LIMIT_SETTING})"
+                else:
+                    tail = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
+                self._fail(item, f"{item.plan.id} failed while rendering frames {_span(chunk)}: "
+                                 f"{error}{tail}.", error)
+                return worker
+            self._chunk_done(item, index, value)
+            return worker
+        return worker
+
+    def _record(self, item: ItemRun, chunk: Chunk) -> None:
+        """Record what the chunk may create, before it is sent: a frame that exists already is
+        not ours until the worker says it wrote it (see _frame_written)."""
+        paths = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
+                 if not os.path.exists(path)]
+        with self._lock:
+            item.opened.add_all(paths)
+
+    def _remove_temporaries(self, item: ItemRun, chunk: Chunk) -> None:
+        """Remove what a dead attempt at `chunk` left half-written: its temporaries (named by
+        its token, so the retry never writes them). Its finished frames stay; the retry
+        replaces them. Without this, an item that then completes would keep them as output."""
+        finals = ({frame_path(item.plan.output, number) for number in chunk.frames}
+                  if item.plan.is_sequence else set())
+        temporaries = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
+                       if path not in finals]
+        with self._lock:
+            for path in temporaries:
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+                except OSError:
+                    continue  # still recorded: a failed item's cleanup tries again
+                item.opened.forget(path)
+
+    # -- reports from the workers ------------------------------------------------------------
+
+    def _frame_written(self, item: ItemRun, index: int, number) -> None:
+        with self._lock:
+            if item.plan.is_sequence:
+                item.opened.add(frame_path(item.plan.output, number))
+            item.attempt_frames[index] += 1
+            if item.attempt_frames[index] <= item.counted.get(index, 0):
+                return  # a retried chunk redoing frames already counted
+            item.counted[index] = item.attempt_frames[index]
+            item.written += 1
+            self.written += 1
+            written = self.written
+            # Under the lock, so two workers' reports reach renderQueue.list in order.
+            self._on_item(item.plan.id, "rendering", self._fraction(item))
+        self._on_progress(written, self.total, f"{item.plan.id} ({item.plan.comp['name']}): "
+                                               f"{item.written}/{len(item.plan.frames)} frames")
+
+    def _chunk_done(self, item: ItemRun, index: int, value: dict) -> None:
+        if value.get("missing"):
+            self._fail(item, f"{item.plan.id} failed: footage could not be read: "
+                             f"{', '.join(value['missing'])}; check the files, then render again.")
+            return
+        with self._lock:
+            if item.status == "failed":
+                return
+            item.segments[index] = value.get("segment")
+            item.chunks_done += 1
+            if item.chunks_done < len(item.plan.chunks):
+                return
+        self._finish(item)
+
+    def _finish(self, item: ItemRun) -> None:
+        """The item's last chunk is in: join a video's segments; the output is then kept."""
+        plan = item.plan
+        if not plan.is_sequence:
+            segments = [item.segments[index] for index in range(len(plan.chunks))]
+            try:
+                join_segments(segments, plan.format, plan.output, plan.comp["frameRate"],
+                              item.opened)
+            except (JoinError, OSError, ValueError) as error:
+                self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
+                return
+        with self._lock:
+            # Kept even if a stop came in meanwhile: the output is complete.
+            item.opened.keep()
+            item.status = "done"
+        self._on_item(plan.id, "done", 1.0)
+
+    def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
+        with self._lock:
+            if item.finished:
+                return
+            item.status, item.error, item.failure = "failed", message, failure
+        log.warning("%s", message)
+        self._on_item(item.plan.id, "failed", self._fraction(item))
+
+    def _fraction(self, item: ItemRun) -> float:
+        total = len(item.plan.frames)
+        return item.written / total if total else 1.0
+
+
+def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
+    """The render_chunk job for one chunk of an item (workers/chunk_task.py)."""
+    return {"comp": plan.comp["id"], "frames": list(chunk.frames),
+            "firstIndex": chunk.first_index, "token": chunk.token,
+            "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
+            "output": plan.output, "frameRate": plan.comp["frameRate"],
+            "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
+            "scale": plan.scale, "transparent": plan.transparent}
+
+
+def _span(chunk: Chunk) -> str:
+    first, last = chunk.frames[0], chunk.frames[-1]
+    return f"{first}-{last}" if first != last else str(first)

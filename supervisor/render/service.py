@@ -1,0 +1,198 @@
+"""The session's render service: what renderQueue.render, renderQueue.stop, comp.saveFrameAs,
+render.preRender and file.createProxy do (supervisor/engine/commands/render*.py hand them here).
+
+    renderQueue.render ──► snapshot ──► plan (render/plan.py: refusals, clashes, outputs over
+                                             inputs, chunks)
+                                   ──► RenderRun (render/run.py: chunks over render workers)
+       wait true:  runs on the calling lane thread, progress and cancel through its ctx
+       wait false: runs on a thread of its own; renderQueue.stop or Session.close stop it
+
+Only one render runs at a time: `_current` is taken under `_lock` before anything is planned,
+so a second render, however it is started (blocking, wait:false, a batch step), is refused
+with a sentence. A render works on its snapshot; the document only hears of it through the
+queue items' status (matched by id; an item removed meanwhile is left out of the reply and
+counted in failed) and `engine.item_progress`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from supervisor.errors import CommandError
+from supervisor.runtime.pool import Pool
+from supervisor.render.plan import RenderRefused, plan_render
+from supervisor.render.run import RenderRun
+from supervisor.mcp.tools.registry import Cancelled
+
+log = logging.getLogger("rendervisor.render")
+
+# How long renderQueue.stop and Session.close wait for a stopped render to clean up. Workers
+# stop at their next frame or are killed after the teardown grace, so a render ends well within
+# this; the bound keeps a stuck filesystem from hanging the session's end.
+STOP_WAIT = 30.0
+
+
+class RenderService:
+    def __init__(self, pool: Pool) -> None:
+        self.pool = pool
+        self._lock = threading.Lock()
+        self._current: RenderRun | None = None
+        self._mirrored: dict[str, str] = {}  # item id -> the status last written to the document
+
+    # -- renderQueue.render ------------------------------------------------------------------
+
+    def render(self, engine, params: dict, ctx: Any) -> dict:
+        wait = params.get("wait", True) is not False
+        # A wait:false render's call is answered at once: its progress goes to
+        # renderQueue.list, and cancelling that call stops nothing.
+        run = self.start(engine, ctx if wait else None)
+        if not wait:
+            threading.Thread(target=self._run_to_end, args=(engine, run), daemon=True,
+                             name="render-background").start()
+            return {"rendering": run.item_ids}
+        if ctx is not None:
+            ctx.on_cancel(run.stop)
+        report = self._run_to_end(engine, run)
+        if ctx is not None and ctx.cancelled.is_set():
+            raise Cancelled()
+        return report
+
+    def start(self, engine, ctx: Any = None, plans=None, snapshot_id=None,
+              document=None) -> RenderRun:
+        """Take the one render slot and plan the render (the queue's items not yet done, or
+        the given `plans`); CommandError if a render runs, nothing is queued, or outputs clash."""
+        with self._lock:
+            if self._current is not None:
+                raise CommandError(
+                    "a render is already running (items "
+                    f"{', '.join(self._current.item_ids)}); only one render runs at a time. "
+                    "Wait for it to finish (renderQueue.list shows its progress) or stop it "
+                    "with renderQueue.stop.")
+            queued = plans is None
+            if queued:
+                snapshot_id, document = engine.snapshot()
+                plans = self._queue_plans(engine, document)
+            run = RenderRun(self.pool, snapshot_id, document, plans,
+                            on_progress=ctx.progress if ctx is not None else None,
+                            on_item=(lambda item, status, progress: self._item_changed(
+                                engine, item, status, progress)) if queued else None)
+            self._current = run
+            self._mirrored.clear()  # the document's statuses may have changed since
+        if not queued:
+            return run
+        for item in run.items:
+            self._item_changed(engine, item.plan.id,
+                               "rendering" if not item.finished else item.status,
+                               1.0 if item.status == "done" else 0.0)
+        return run
+
+    def _queue_plans(self, engine, document: dict) -> list:
+        ids = [item["id"] for item in document["renderQueue"] if item["status"] != "done"]
+        if not ids:
+            done = len(document["renderQueue"])
+            raise CommandError(
+                "there is nothing to render: " + (
+                    f"all {done} queue items are done; renderQueue.set queues an item again, "
+                    "or renderQueue.add adds one." if done else
+                    "the render queue is empty; add an item with renderQueue.add."))
+        workers = self.pool.capacity("render") or 1
+        try:
+            return plan_render(document, ids, workers,
+                               lambda path: engine.check_path(path, "write"),
+                               engine.project_path)
+        except RenderRefused as refusal:
+            raise CommandError(str(refusal)) from None
+
+    def _run_to_end(self, engine, run: RenderRun) -> dict:
+        try:
+            report = run.run()
+        finally:
+            with self._lock:
+                self._current = None
+        for entry in report["items"]:
+            self._item_changed(engine, entry["item"], entry["status"],
+                               1.0 if entry["status"] == "done" else None)
+        return self._matched(engine, report)
+
+    def _matched(self, engine, report: dict) -> dict:
+        """The report without items removed from the queue meanwhile; each counts as failed."""
+        with engine.lock:
+            present = {item["id"] for item in engine.doc["renderQueue"]}
+        items = [entry for entry in report["items"] if entry["item"] in present]
+        removed = len(report["items"]) - len(items)
+        return {"completed": sum(entry["status"] == "done" for entry in items),
+                "failed": sum(entry["status"] == "failed" for entry in items) + removed,
+                "items": items}
+
+    def _item_changed(self, engine, item_id: str, status: str, progress: float | None) -> None:
+        """Mirror an item's state into the document (status) and engine.item_progress.
+
+        Called for every frame written, from the render's threads: only a change of status
+        touches the document (and takes its lock), so an edit holding the lock never holds up
+        the workers' progress."""
+        if progress is not None:
+            engine.item_progress[item_id] = progress
+        if self._mirrored.get(item_id) == status:
+            return
+        self._mirrored[item_id] = status
+
+        def change(doc: dict) -> None:
+            for item in doc["renderQueue"]:
+                if item["id"] == item_id and item["status"] != status:
+                    item["status"] = status
+
+        engine.edit_quietly(change)
+
+    # -- renderQueue.stop, the session's end --------------------------------------------------
+
+    def stop(self, engine, params: dict, ctx: Any) -> dict:
+        with self._lock:
+            run = self._current
+        if run is None:
+            return {"stopped": False, "message": "no render is running."}
+        run.stop()
+        run.ended.wait(STOP_WAIT)
+        report = run.report or {"items": []}
+        return {"stopped": True,
+                "items": [{"item": entry["item"], "status": entry["status"]}
+                          for entry in report["items"]]}
+
+    def close(self) -> None:
+        """Stop a render still running (a wait:false one) and remove its partial files."""
+        with self._lock:
+            run = self._current
+        if run is not None:
+            run.stop()
+            run.ended.wait(STOP_WAIT)
+
+    # -- the other render commands ------------------------------------------------------------
+
+    def save_frame_as(self, engine, params: dict, ctx: Any) -> dict:
+        from supervisor.render.stills import save_frame_as
+        return save_frame_as(self, engine, params, ctx)
+
+    def pre_render(self, engine, params: dict, ctx: Any) -> dict:
+        from supervisor.render.derived_footage import pre_render
+        return pre_render(self, engine, params, ctx)
+
+    def create_proxy(self, engine, params: dict, ctx: Any) -> dict:
+        from supervisor.render.derived_footage import create_proxy
+        return create_proxy(self, engine, params, ctx)
+
+    def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
+                  ctx: Any) -> dict:
+        """Render plans that are not queue items (a pre-render, a proxy) from a snapshot, as
+        the one render, blocking, with the caller's progress and cancel; the run's report."""
+        run = self.start(engine, ctx, plans, snapshot_id, document)
+        if ctx is not None:
+            ctx.on_cancel(run.stop)
+        try:
+            report = run.run()
+        finally:
+            with self._lock:
+                self._current = None
+        if ctx is not None and ctx.cancelled.is_set():
+            raise Cancelled()
+        return report

@@ -1,0 +1,551 @@
+"""The worker pool: worker processes, each on a private msgpack socket, and how jobs run on them.
+
+    lane thread (one per running tools/call)
+        │  Pool.run(kind, task, payload, call)
+        ▼
+    Worker ──socketpair (length-delimited msgpack, wire/frames.py)──► worker process
+        ▲   job, cancel ─────────────────────────────────────────────►  workers/worker_main.py
+        └── ready, progress, heartbeat, log, result, error ◄──────────
+    the calling thread itself waits on [the socket, the worker's sentinel, its cancel wake-up
+    pipe]: no reader thread per worker, no polling, and nothing shared between workers.
+
+    forkserver (started by main() while the supervisor is still single-threaded, with the worker
+    modules preloaded) ── forks ──► render workers (N), the preview worker, shell workers
+
+Kinds: "render" (a fixed number, `--workers`, for render chunks), "preview" (one, always warm, so
+a running render never delays a preview) and "shell" (one per running shell job, retired after
+it; a warm spare is kept so a shell starts at once).
+
+A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
+pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
+when a job holds the preview worker past PREVIEW_DEADLINE; or the worker dying, wedging or
+running out of its memory limit (reported by name, the worker replaced in the background).
+Render and preview workers run under a memory limit (supervisor/runtime/worker_memory.py); shell
+workers do not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import multiprocessing
+import os
+import select
+import selectors
+import signal
+import socket
+import threading
+import time
+from typing import Any, Callable
+
+from protocol.wire import frames
+from supervisor.runtime import teardown
+from supervisor.runtime.env_settings import positive_number
+from supervisor.runtime.worker_memory import describe_bytes, worker_memory_limit
+
+log = logging.getLogger("rendervisor.pool")
+
+# A running job must beat at least this often (workers beat every 0.5 s). Generous, because a
+# 2-core machine under a full render can starve a heartbeat thread for a while; too short a
+# deadline would kill healthy renders, too long would leave a wedged one hanging the call.
+WEDGE_DEADLINE = 30.0
+# A new worker must say "ready" within this; the forkserver preloads the heavy modules, so a fork
+# is fast, but the first fork waits for that preload.
+STARTUP_DEADLINE = 60.0
+# No job may hold the one preview worker longer than this (a preview, or a comp.saveFrameAs
+# still): past it the job is stopped, the worker killed with its tree and replaced, and the
+# previews waiting behind it are served. A full-size preview of a 16384 x 9216 comp took 11 s
+# on a loaded 2-core machine, so one of the largest (16384 a side) about 20 s; shorter would
+# refuse such honest frames, longer would leave an agent, and every preview queued behind,
+# waiting on a comp too heavy to look at. Renders have no such deadline: they run on the
+# render workers and are cancellable.
+PREVIEW_DEADLINE = 30.0
+# An operator (or a test) may set it instead, in seconds.
+PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
+# The kinds that draw, and so run under the memory limit; shell workers run users' commands.
+DRAWING_KINDS = ("render", "preview")
+WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
+                  "workers.chunk_task")
+
+
+class JobFailed(Exception):
+    """The job did not produce a result; the message is a sentence for a person."""
+
+    def __init__(self, message: str, reason: str = "error") -> None:
+        super().__init__(message)
+        # "error", "task", "internal", "cancelled", "timeout", "deadline" (the preview
+        # deadline), "died", "wedged", frames.OUT_OF_MEMORY
+        self.reason = reason
+
+
+class WorkerDied(JobFailed):
+    pass
+
+
+def describe_exit(exitcode: int | None) -> str:
+    if exitcode is None:
+        return "stopped answering"
+    if exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        return f"was killed by signal {-exitcode} ({name})"
+    return f"exited with code {exitcode}"
+
+
+def stop_message(reason: str | None, deadline: float | None = None) -> str:
+    if reason == "deadline":
+        return f"the job ran past the {deadline:g} s preview deadline and was stopped"
+    return "the job timed out and was stopped" if reason == "timeout" else "the job was cancelled"
+
+
+class Worker:
+    """One worker process and the supervisor's end of its socket."""
+
+    _numbers = itertools.count(1)
+
+    def __init__(self, context: multiprocessing.context.BaseContext, kind: str,
+                 preload: tuple[str, ...], memory_limit: int | None = None) -> None:
+        self.kind = kind
+        self.number = next(self._numbers)
+        self.name = f"{kind} worker {self.number}"
+        self.memory_limit = memory_limit
+        parent_end, child_end = socket.socketpair()
+        from workers import worker_main  # only to name the target; runs in the child
+        self.process = context.Process(target=worker_main.run,
+                                       args=(child_end, kind, preload, memory_limit),
+                                       name=self.name, daemon=True)
+        self.process.start()
+        child_end.close()
+        self.sock = parent_end
+        self.reader = frames.FrameReader()
+        self.pending: list[dict] = []
+        self.pid = self.process.pid
+        self.alive = True
+        self.state: dict = {}  # what the supervisor knows this worker caches (its snapshot id)
+        self.job_group: int | None = None  # the process group of the running shell command
+        # Kept for the worker's life: building an epoll set per job cost more than the job's
+        # own round trip. A job adds its cancel pipe for its duration.
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.sock, selectors.EVENT_READ, "frames")
+        self.selector.register(self.process.sentinel, selectors.EVENT_READ, "sentinel")
+        self._await_ready()
+
+    def _await_ready(self) -> None:
+        deadline = time.monotonic() + STARTUP_DEADLINE
+        while True:
+            frame = self._next_frame(deadline)
+            if frame is None:
+                self.process.join(1.0)  # if it died, learn how: "killed by signal 9", not silence
+                self.kill()
+                raise WorkerDied(f"{self.name} {describe_exit(self.process.exitcode)} "
+                                 "while starting", "died")
+            if frame["kind"] == "ready":
+                return
+            self._handle_side_frame(frame, None)
+
+    def _next_frame(self, deadline: float) -> dict | None:
+        """The next frame, or None if the worker died or the deadline passed first."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.sock, selectors.EVENT_READ)
+            while not self.pending:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0 or not selector.select(remaining):
+                    return None
+                data = _receive(self.sock)
+                if not data:
+                    return None
+                self.pending.extend(self.reader.feed(data))
+        return self.pending.pop(0)
+
+    def sound_while_idle(self) -> bool:
+        """Alive, and nothing but side frames (late logs, a last heartbeat) on its socket: an
+        idle worker has nothing else to say, so garbage or an end means it is broken."""
+        if not self.process.is_alive():
+            return False
+        try:
+            while _has_data(self.sock):
+                data = _receive(self.sock)
+                if not data:
+                    return False
+                for frame in self.reader.feed(data):
+                    self._handle_side_frame(frame, None)
+        except frames.FrameError:
+            return False
+        return True
+
+    def send(self, frame: dict) -> None:
+        self.sock.sendall(frames.encode(frame))
+
+    def _handle_side_frame(self, frame: dict, on_progress: Callable | None) -> None:
+        kind = frame["kind"]
+        if kind == "log":
+            record = logging.makeLogRecord(frame["record"])
+            record.msg = f"[{self.name}] {record.msg}"
+            logging.getLogger(record.name).handle(record)
+        elif kind == "progress" and on_progress is not None:
+            on_progress(frame.get("data"))
+
+    def kill(self) -> None:
+        """SIGKILL this worker and everything under it (snapshotted first), and close our end.
+        Used for retiring a healthy worker too: whatever a shell command left running must
+        not outlive its worker."""
+        self.alive = False
+        held = teardown.snapshot(self.pid)
+        teardown.kill_and_reap(held)
+        try:
+            self.selector.close()
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class CancelSignal:
+    """A cancel wake-up for one job: a flag and a pipe the job's wait loop selects on."""
+
+    def __init__(self) -> None:
+        self.read_fd, self.write_fd = os.pipe()
+        self.is_set = False
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def set(self) -> None:
+        # Under the lock, so a late cancel never writes to a closed, maybe reused, descriptor.
+        with self._lock:
+            if self.is_set or self._closed:
+                self.is_set = True
+                return
+            self.is_set = True
+            os.write(self.write_fd, b"x")
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            os.close(self.read_fd)
+            os.close(self.write_fd)
+
+
+class Pool:
+    def __init__(self, context: multiprocessing.context.BaseContext, render_workers: int,
+                 teardown_grace: float = teardown.TEARDOWN_GRACE,
+                 preload: tuple[str, ...] = (), wedge_deadline: float = WEDGE_DEADLINE) -> None:
+        self.context = context
+        self.wedge_deadline = wedge_deadline
+        self.render_count = max(1, render_workers)
+        # Read here, when a front door starts its pool: a bad setting stops it with one line.
+        self.preview_deadline = positive_number(PREVIEW_DEADLINE_SETTING, PREVIEW_DEADLINE,
+                                                "seconds")
+        self.memory_limit = worker_memory_limit(self.render_count)
+        self.teardown_grace = teardown_grace
+        self.preload = preload
+        self._lock = threading.Lock()
+        self._spawn_lock = threading.Lock()  # cold starts one at a time: no duplicate spawns
+        self._idle: dict[str, list[Worker]] = {"render": [], "preview": [], "shell": []}
+        self._started: dict[str, int] = {"render": 0, "preview": 0, "shell": 0}
+        self._available = threading.Condition(self._lock)
+        self._all: set[Worker] = set()
+        self._closed = False
+        self.job_ids = itertools.count(1)
+
+    # -- acquiring and returning workers ------------------------------------------------------
+
+    def capacity(self, kind: str) -> int | None:
+        return {"render": self.render_count, "preview": 1}.get(kind)
+
+    def acquire(self, kind: str, cancel: CancelSignal | None = None) -> Worker:
+        """A free worker of this kind, started if needed; waits while all are busy."""
+        with self._available:
+            while True:
+                if self._closed:
+                    raise JobFailed("the server is shutting down", "cancelled")
+                if cancel is not None and cancel.is_set:
+                    raise JobFailed("the call was cancelled", "cancelled")
+                idle = self._idle[kind]
+                while idle and not idle[-1].sound_while_idle():
+                    # Died or broke its pipe while idle: close our end and give its place
+                    # back, or the kind loses capacity for good and, at zero, every job waits;
+                    # the job at hand goes to a sound worker instead of taking the blame.
+                    dead = idle.pop()
+                    dead.kill()
+                    self._all.discard(dead)
+                    self._started[kind] -= 1
+                if idle:
+                    return idle.pop()
+                limit = self.capacity(kind)
+                if limit is None or self._started[kind] < limit:
+                    self._started[kind] += 1
+                    break
+                self._available.wait()
+        try:
+            with self._spawn_lock:
+                worker = self._start(kind)
+        except BaseException:
+            with self._available:
+                self._started[kind] -= 1
+                self._available.notify_all()
+            raise
+        with self._lock:
+            self._all.add(worker)
+        if kind == "shell":
+            self._prewarm("shell")
+        return worker
+
+    def _start(self, kind: str) -> Worker:
+        limit = self.memory_limit if kind in DRAWING_KINDS else None
+        return Worker(self.context, kind, self.preload, limit)
+
+    def release(self, worker: Worker) -> None:
+        """Give a healthy worker back. Shell workers are retired after each job (whatever the
+        command left behind dies with them) and a warm spare takes their place."""
+        if worker.kind == "shell" or not worker.alive:
+            self._discard(worker)
+            if worker.kind == "shell":
+                return
+            self._prewarm(worker.kind)  # replace a dead render or preview worker
+            return
+        with self._available:
+            if self._closed:
+                worker.kill()
+                return
+            self._idle[worker.kind].append(worker)
+            self._available.notify()
+
+    def _discard(self, worker: Worker) -> None:
+        if worker.alive:
+            worker.kill()
+        with self._available:
+            self._all.discard(worker)
+            self._started[worker.kind] -= 1
+            self._available.notify_all()
+
+    def _prewarm(self, kind: str) -> None:
+        """Start a spare worker of this kind in the background (a shell spare, a replacement)."""
+        def start() -> None:
+            with self._available:
+                limit = self.capacity(kind)
+                spare_wanted = (kind == "shell" and not self._idle["shell"]) or (
+                    limit is not None and self._started[kind] < limit)
+                if self._closed or not spare_wanted:
+                    return
+                self._started[kind] += 1
+            try:
+                with self._spawn_lock:
+                    worker = self._start(kind)
+            except Exception as exc:
+                with self._available:
+                    self._started[kind] -= 1
+                    closing = self._closed
+                # While the pool closes, a spare dying as it starts is the close itself (at
+                # exit, multiprocessing terminates the children it started), not news: a
+                # one-shot `rendervisor preview` would print it under its own answer.
+                if not closing:
+                    log.warning("a spare %s worker could not start: %s", kind, exc)
+                return
+            with self._available:
+                self._all.add(worker)
+                if self._closed:
+                    worker.kill()
+                    return
+                self._idle[kind].append(worker)
+                self._available.notify()
+        threading.Thread(target=start, daemon=True, name=f"prewarm-{kind}").start()
+
+    def warm(self, kind: str, count: int = 1) -> None:
+        for _ in range(count):
+            self._prewarm(kind)
+
+    # -- running a job ------------------------------------------------------------------------
+
+    def run(self, kind: str, task: str, payload: Any, *, cancel: CancelSignal | None = None,
+            on_progress: Callable[[Any], None] | None = None, timeout: float | None = None,
+            worker: Worker | None = None) -> Any:
+        """Run one job on a worker of `kind` and return its result, or raise JobFailed.
+
+        `cancel` wakes the wait at once; `timeout` bounds the job (then it is cancelled the same
+        way, with reason "timeout"). Pass `worker` to run on one already acquired."""
+        own = worker is None
+        if own:
+            worker = self.acquire(kind, cancel)
+        try:
+            return self._run_on(worker, task, payload, cancel, on_progress, timeout)
+        finally:
+            if own:
+                self.release(worker)
+
+    def _run_on(self, worker: Worker, task: str, payload: Any, cancel: CancelSignal | None,
+                on_progress: Callable | None, timeout: float | None) -> Any:
+        timeout_reason = "timeout"
+        if worker.kind == "preview" and (timeout is None or self.preview_deadline < timeout):
+            timeout, timeout_reason = self.preview_deadline, "deadline"
+        job_id = next(self.job_ids)
+        worker.job_group = None
+        try:
+            worker.send({"kind": "job", "id": job_id, "task": task, "payload": payload})
+        except (OSError, frames.FrameError) as exc:
+            worker.kill()
+            raise WorkerDied(f"{worker.name} could not be sent the {task} job: {exc}", "died")
+        started = time.monotonic()
+        last_beat = started
+        stopping: str | None = None  # why we are tearing the job down, once we are
+        kill_at = None
+        held: list[teardown.Held] = []
+        selector = worker.selector
+        watching_cancel = cancel is not None
+        if watching_cancel:
+            selector.register(cancel.read_fd, selectors.EVENT_READ, "cancel")
+
+        def begin_stop(reason: str) -> None:
+            nonlocal stopping, kill_at, held
+            stopping = reason
+            held = teardown.snapshot(worker.pid, include_root=False)
+            kill_at = time.monotonic() + self.teardown_grace
+            try:
+                worker.send({"kind": "cancel", "id": job_id})
+            except OSError:
+                kill_at = time.monotonic()
+
+        try:
+            while True:
+                now = time.monotonic()
+                deadlines = [last_beat + self.wedge_deadline]
+                if timeout is not None and stopping is None:
+                    deadlines.append(started + timeout)
+                if kill_at is not None:
+                    deadlines.append(kill_at)
+                events = selector.select(max(0.0, min(deadlines) - now))
+                for key, _ in events:
+                    if key.data == "cancel" and stopping is None:
+                        selector.unregister(cancel.read_fd)
+                        watching_cancel = False
+                        begin_stop("cancelled")
+                    elif key.data == "frames":
+                        data = _receive(worker.sock)
+                        if not data:
+                            return self._died(worker, task, held)
+                        for frame in worker.reader.feed(data):
+                            kind = frame["kind"]
+                            if kind == "heartbeat":
+                                last_beat = time.monotonic()
+                            elif kind in ("result", "error") and frame.get("id") == job_id:
+                                return self._finish(worker, frame, stopping, held)
+                            else:
+                                last_beat = time.monotonic()
+                                data = frame.get("data")
+                                if isinstance(data, dict) and "pid" in data:
+                                    # A shell's command leads its own session: remember the
+                                    # group, so it dies even if the worker is killed first.
+                                    worker.job_group = data["pid"]
+                                    continue
+                                worker._handle_side_frame(frame, on_progress)
+                    elif key.data == "sentinel" and not _has_data(worker.sock):
+                        # Dead. What it sent before dying is read first (its command's pid, so
+                        # that tree is found and reaped; even its result): its socket then ends,
+                        # and the branch above reports the death.
+                        return self._died(worker, task, held)
+                now = time.monotonic()
+                if stopping is None and timeout is not None and now >= started + timeout:
+                    begin_stop(timeout_reason)
+                elif kill_at is not None and now >= kill_at:
+                    self._kill_job(worker, held)
+                    raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
+                elif now >= last_beat + self.wedge_deadline:
+                    held = held or teardown.snapshot(worker.pid, include_root=False)
+                    self._kill_job(worker, held)
+                    raise JobFailed(f"{worker.name} stopped answering for "
+                                    f"{self.wedge_deadline:.0f} s "
+                                    f"while running the {task} job and was killed", "wedged")
+        except frames.FrameError as exc:
+            self._kill_job(worker, held or teardown.snapshot(worker.pid, include_root=False))
+            raise WorkerDied(f"{worker.name} sent a bad frame and was replaced: {exc}", "died")
+        finally:
+            if watching_cancel and worker.alive:
+                selector.unregister(cancel.read_fd)
+
+    def _finish(self, worker: Worker, frame: dict, stopping: str | None,
+                held: list[teardown.Held]) -> Any:
+        if held:
+            # The job answered within the grace; whatever it started that is still running
+            # (a setsid grandchild escapes the shell's process group) goes now.
+            teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
+        if stopping is not None:
+            raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
+        if frame["kind"] == "result":
+            return frame.get("value")
+        if frame.get("type") == frames.OUT_OF_MEMORY:
+            worker.kill()
+            limit = (f"its {describe_bytes(worker.memory_limit)} memory limit"
+                     if worker.memory_limit else "memory")
+            raise JobFailed(f"{worker.name} ran out of {limit} and was replaced",
+                            frames.OUT_OF_MEMORY)
+        raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))
+
+    def _kill_job(self, worker: Worker, held: list[teardown.Held]) -> None:
+        teardown.kill_and_reap(held, (worker.job_group,) if worker.job_group else ())
+        worker.kill()
+
+    def _died(self, worker: Worker, task: str, held: list[teardown.Held]) -> Any:
+        worker.process.join(1.0)
+        exitcode = worker.process.exitcode
+        if not held:
+            held = teardown.snapshot(worker.pid, include_root=False)
+            if worker.job_group:
+                # A worker that died on its own has no tree left: what it ran was re-parented
+                # to us (the subreaper), and nothing we hold would reap it. A shell's command
+                # still leads its own session, with its setsid children under it: hold that.
+                held += teardown.frozen_snapshot(worker.job_group)
+            elif worker.kind == "shell":
+                # It died before naming its command (the pid frame never came): find it by its
+                # session instead, or it runs on, and then lingers as our zombie.
+                held += teardown.adopted_commands()
+        self._kill_job(worker, held)
+        raise WorkerDied(f"{worker.name} {describe_exit(exitcode)} while running the {task} job",
+                         "died")
+
+    # -- shutdown -----------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Kill every worker and its tree. Jobs still waiting on them see their worker die."""
+        with self._available:
+            self._closed = True
+            workers = list(self._all)
+            self._available.notify_all()
+        for worker in workers:
+            worker.kill()
+
+
+def _receive(sock: socket.socket) -> bytes:
+    """The next bytes from a worker, or b"" once it is gone. A worker that died with frames of
+    ours unread resets the connection (ECONNRESET) instead of closing it: the same death."""
+    try:
+        return sock.recv(1 << 20)
+    except ConnectionResetError:
+        return b""
+
+
+def _has_data(sock: socket.socket) -> bool:
+    """Whether reading the socket would not block: bytes are waiting, or its end."""
+    poller = select.poll()  # not select.select: it fails on descriptors past 1023
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
+
+
+def make_context(preload: tuple[str, ...] = WORKER_MODULES) -> multiprocessing.context.BaseContext:
+    """A forkserver context with the worker modules preloaded. Call this, and start the server,
+    before the supervisor starts any thread: workers are then forked from the single-threaded
+    forkserver, never from the multithreaded supervisor."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(list(preload))
+    from multiprocessing import forkserver
+    forkserver.ensure_running()
+    return context
+
+
+def worker_preload() -> tuple[str, ...]:
+    """The modules every worker needs, imported once in the forkserver so a fork is cheap."""
+    import importlib.util
+    optional = ("workers.render_tasks",)
+    return WORKER_MODULES + tuple(name for name in optional
+                                  if importlib.util.find_spec(name) is not None)

@@ -1,4 +1,0 @@
-"""The MCP tools. Importing this package registers every tool in registry.TOOLS."""
-
-from supervisor.tools import (  # noqa: F401  (registration)
-    engine_tools, file_tools, preview_tool, shell_tool)

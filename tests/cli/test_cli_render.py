@@ -1,0 +1,164 @@
+"""`rendervisor render` and `preview` as a user or a farm manager runs them: real processes,
+real files. Exit codes: 0 all rendered, 1 an item failed, 2 bad usage or input (one line on
+stderr, no traceback), 130 interrupted with partial outputs removed."""
+
+import json
+import os
+import signal
+
+import pytest
+import skia
+
+from tests.helpers.cli_projects import error_lines, popen, rendervisor, small_project
+
+
+@pytest.fixture
+def project(tmp_path):
+    return small_project(tmp_path / "show.rvproj",
+                         queue=[{"output": "out/main_[###].png", "format": "png"}])
+
+
+def assert_usage_error(result, *fragments):
+    lines = error_lines(result.stderr)
+    assert result.returncode == 2, result.stderr
+    assert len(lines) == 1, lines
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_a_missing_project_is_one_line_and_exit_2(tmp_path):
+    result = rendervisor("render", tmp_path / "nope.rvproj")
+    assert_usage_error(result, "nope.rvproj", "there is no such file")
+
+
+def test_a_project_that_is_not_json_is_one_line_and_exit_2(tmp_path):
+    (tmp_path / "broken.rvproj").write_text('{"version": 1, "comps": [')
+    result = rendervisor("render", tmp_path / "broken.rvproj")
+    assert_usage_error(result, "broken.rvproj", "not a valid rendervisor project")
+
+
+def test_an_unknown_comp_is_one_line_naming_the_comps_there(project):
+    assert_usage_error(rendervisor("render", project, "--comp", "Nope"), "'Nope'", "'Main'")
+
+
+@pytest.mark.parametrize("spec", ["5-2", "x", "0-99"])
+def test_a_bad_frame_spec_is_one_line_and_exit_2(project, spec):
+    assert_usage_error(rendervisor("render", project, "--frames", spec), "frame spec")
+
+
+def test_an_output_under_a_file_is_refused_before_rendering(project, tmp_path):
+    (tmp_path / "plain").write_text("a file")
+    result = rendervisor("render", project, "--comp", "Main",
+                         "--output", tmp_path / "plain" / "x.mp4")
+    assert_usage_error(result, "cannot write", "is a file, not a folder")
+
+
+def test_a_malformed_codec_option_is_refused(project):
+    assert_usage_error(rendervisor("render", project, "--codec-option", "crf"), "KEY=VALUE")
+
+
+def test_json_events_are_progress_lines_then_done(project, tmp_path):
+    result = rendervisor("render", project, "--json", "--workers", "2")
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    progress, done = events[:-1], events[-1]
+    assert progress and all(event["event"] == "progress" for event in progress)
+    assert [event["done"] for event in progress] == sorted(event["done"] for event in progress)
+    assert progress[-1]["done"] == progress[-1]["total"] == 6
+    assert done["event"] == "done" and done["completed"] == 1 and done["failed"] == 0
+    assert done["items"][0]["output"] == str(tmp_path / "out" / "main_[###].png")
+    assert sorted(os.listdir(tmp_path / "out")) == [f"main_{n:03d}.png" for n in range(6)]
+
+
+def test_frames_writes_exactly_those_frames(project, tmp_path):
+    result = rendervisor("render", project, "--comp", "Main", "--frames", "1-2,5",
+                         "--format", "png", "--output", tmp_path / "sub" / "f_[####].png",
+                         "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert sorted(os.listdir(tmp_path / "sub")) == ["f_0001.png", "f_0002.png", "f_0005.png"]
+    # The project file is left as it was: the --comp item lived in the render's memory only.
+    assert len(json.loads(open(project).read())["renderQueue"]) == 1
+
+
+def test_a_failed_item_exits_1_and_the_others_still_render(tmp_path):
+    picture = tmp_path / "logo.png"
+    surface = skia.Surface(8, 8)
+    surface.makeImageSnapshot().save(str(picture), skia.kPNG)
+    path = small_project(tmp_path / "show.rvproj",
+                         queue=[{"output": "good_[##].png", "format": "png"}])
+    from supervisor.engine.engine import Engine
+    engine = Engine(path)
+    engine.run("comp.new", {"name": "Uses logo", "width": 16, "height": 16, "duration": 0.1})
+    engine.run("layer.add", {"comp": "Uses logo", "type": "image", "path": str(picture)})
+    engine.run("renderQueue.add", {"comp": "Uses logo", "output": "bad.mp4"})
+    engine.run("project.save", {})
+    os.unlink(picture)
+    result = rendervisor("render", path)
+    assert result.returncode == 1, result.stderr
+    assert "done" in result.stdout and "failed" in result.stdout and "logo.png" in result.stdout
+    assert len([n for n in os.listdir(tmp_path) if n.startswith("good_")]) == 6
+    assert not (tmp_path / "bad.mp4").exists()
+
+
+def test_sigint_mid_render_exits_130_and_leaves_no_partial_file(tmp_path):
+    path = small_project(tmp_path / "long.rvproj", frames=900, width=640, height=360, blur=40,
+                         queue=[{"output": "long.mp4"}])
+    process = popen("render", path, "--json", "--workers", "2")
+    first = json.loads(process.stdout.readline())  # the render is under way
+    assert first["event"] == "progress" and first["done"] < first["total"]
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert json.loads(out.splitlines()[-1])["event"] == "interrupted"
+    assert "Traceback" not in err
+    assert sorted(os.listdir(tmp_path)) == ["long.rvproj"]  # no video, no segment, no temporary
+
+
+def test_sigterm_stops_a_frame_sequence_render_too(tmp_path):
+    path = small_project(tmp_path / "long.rvproj", frames=900, width=640, height=360, blur=40,
+                         queue=[{"output": "frames/f_[####].png", "format": "png"}])
+    process = popen("render", path, "--json", "--workers", "2")
+    json.loads(process.stdout.readline())
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert not (tmp_path / "frames").exists()  # every frame of the unfinished item removed
+
+
+def test_preview_writes_one_png_of_the_asked_size(project, tmp_path):
+    result = rendervisor("preview", project, "--frame", "3", "--output", tmp_path / "p.png",
+                         "--max-side", "32")
+    assert result.returncode == 0, result.stderr
+    assert skia.Image.open(str(tmp_path / "p.png")).dimensions() == skia.ISize(32, 18)
+
+
+def test_preview_outside_the_comp_is_one_line(project, tmp_path):
+    assert_usage_error(rendervisor("preview", project, "--time", "9", "--output",
+                                   tmp_path / "p.png"), "outside comp 'Main'")
+
+
+def test_commands_lists_the_catalog_as_json():
+    result = rendervisor("commands", "--json")
+    assert result.returncode == 0
+    ids = {entry["id"] for entry in json.loads(result.stdout)["commands"]}
+    assert {"renderQueue.render", "layer.add", "project.open"} <= ids
+
+
+def test_commands_piped_into_a_reader_that_leaves_early_prints_no_traceback():
+    process = popen("commands")
+    process.stdout.close()  # the reader is gone before the first line, as `| head -0` would be
+    err = process.stderr.read()
+    assert process.wait(timeout=30) == 0 and "Traceback" not in err
+
+
+def test_a_fifo_given_as_the_project_is_one_line_and_exit_2_without_waiting(tmp_path):
+    fifo = tmp_path / "pipe.rvproj"
+    os.mkfifo(fifo)
+    holder = os.open(fifo, os.O_RDWR)  # a writer that never writes: a read would wait forever
+    try:
+        result = rendervisor("render", fifo, timeout=60)
+    finally:
+        os.close(holder)
+    assert_usage_error(result, "pipe.rvproj", "FIFO")

@@ -1,0 +1,77 @@
+"""`rendervisor render --cluster`: chunks rendered as Dask tasks on a real cluster on loopback
+give the same files a local render gives, even when a Dask worker is killed mid-render."""
+
+import json
+import os
+import signal
+
+import pytest
+
+from tests.helpers.cli_projects import popen, rendervisor, small_project
+
+distributed = pytest.importorskip("distributed")
+
+
+def files(folder):
+    return {name: (folder / name).read_bytes() for name in sorted(os.listdir(folder))}
+
+
+@pytest.fixture
+def project(tmp_path):
+    return small_project(tmp_path / "show.rvproj", frames=20)
+
+
+def test_cluster_local_gives_byte_identical_frames_and_video(project, tmp_path):
+    for where, extra in (("local", ()), ("cluster", ("--cluster", "local"))):
+        frames = rendervisor("render", project, "--comp", "Main", "--format", "png",
+                             "--output", tmp_path / where / "f_[###].png", "--workers", "2",
+                             "--chunk-size", "3", *extra)
+        assert frames.returncode == 0, frames.stderr
+        video = rendervisor("render", project, "--comp", "Main", "--output",
+                            tmp_path / f"{where}.mp4", "--workers", "2", *extra)
+        assert video.returncode == 0, video.stderr
+    local, cluster = files(tmp_path / "local"), files(tmp_path / "cluster")
+    assert len(local) == 20 and local == cluster
+    assert (tmp_path / "local.mp4").read_bytes() == (tmp_path / "cluster.mp4").read_bytes()
+
+
+def test_a_dask_worker_killed_mid_render_still_gives_the_complete_identical_output(tmp_path):
+    project = small_project(tmp_path / "long.rvproj", frames=120, width=320, height=180,
+                            blur=30)
+    reference = rendervisor("render", project, "--comp", "Main", "--format", "png",
+                            "--output", tmp_path / "local" / "f_[###].png", "--quiet")
+    assert reference.returncode == 0, reference.stderr
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        process = popen("render", project, "--comp", "Main", "--format", "png", "--output",
+                        tmp_path / "cluster" / "f_[###].png", "--chunk-size", "2",
+                        "--cluster", cluster.scheduler_address, "--json")
+        first = json.loads(process.stdout.readline())
+        assert first["event"] == "progress" and first["done"] < first["total"]
+        victim = sorted(client.run(os.getpid).values())[0]
+        os.kill(victim, signal.SIGKILL)
+        out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    done = json.loads(out.splitlines()[-1])
+    assert done["event"] == "done" and done["completed"] == 1
+    assert files(tmp_path / "cluster") == files(tmp_path / "local")
+
+
+def test_without_dask_cluster_says_how_to_install_it(project, tmp_path):
+    # A `distributed` that cannot be imported, as on an install without the extra.
+    (tmp_path / "nodask").mkdir()
+    (tmp_path / "nodask" / "distributed.py").write_text("raise ImportError('not installed')\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "nodask"))
+    result = rendervisor("render", project, "--comp", "Main", "--cluster", "local", env=env)
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("Fontconfig")]
+    assert lines == ["rendervisor render: --cluster needs Dask distributed, which is not "
+                     "installed; install it with pip install 'rendervisor[cluster]'."]
+
+
+def test_a_malformed_scheduler_address_is_one_line(project):
+    result = rendervisor("render", project, "--comp", "Main", "--cluster", "nonsense")
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("Fontconfig")]
+    assert result.returncode == 2 and len(lines) == 1
+    assert "cannot reach the Dask scheduler at nonsense" in lines[0]

@@ -1,0 +1,52 @@
+"""Engine commands in a confined session: every path passes the session's roots first. Uses the
+supervisor's real Confinement as the guard."""
+
+import pytest
+
+from supervisor.confinement.roots import Confinement
+from supervisor.engine.engine import Engine
+from supervisor.errors import CommandError
+
+
+def confined_engine(read_root, write_root):
+    confinement = Confinement([str(read_root)], [str(write_root)])
+
+    def guard(path, mode):
+        (confinement.check_read if mode == "read" else confinement.check_write)(path)
+
+    engine = Engine(path_guard=guard)
+    engine.run("comp.new", {"name": "Main"})
+    return engine
+
+
+@pytest.fixture
+def roots(tmp_path):
+    (tmp_path / "in").mkdir()
+    (tmp_path / "out").mkdir()
+    return tmp_path / "in", tmp_path / "out"
+
+
+def test_files_outside_the_roots_are_refused_before_the_command_runs(roots, tmp_path):
+    engine = confined_engine(*roots)
+    with pytest.raises(CommandError, match="outside the read roots"):
+        engine.run("footage.import", {"path": str(tmp_path / "elsewhere.png")})
+    with pytest.raises(CommandError, match="outside the write roots"):
+        engine.run("project.save", {"path": str(roots[0] / "p.rvproj")})
+    with pytest.raises(CommandError, match="outside the read roots"):
+        engine.run("layer.add", {"comp": "Main", "type": "text", "text": "/etc/passwd"})
+    assert engine.doc["footage"] == [] and engine.doc["comps"][0]["layers"] == []
+
+
+def test_saving_inside_a_write_root_works_and_outputs_follow_the_project(roots):
+    engine = confined_engine(*roots)
+    engine.run("project.save", {"path": str(roots[1] / "p.rvproj")})
+    assert engine.run("renderQueue.add", {"comp": "Main"})["output"] == str(roots[1] / "Main.mp4")
+    with pytest.raises(CommandError, match="outside the write roots"):
+        engine.run("renderQueue.add", {"comp": "Main", "output": "../in/x.mp4"})
+
+
+def test_an_unsaved_confined_project_needs_an_absolute_output(roots):
+    engine = confined_engine(*roots)
+    with pytest.raises(CommandError, match="the project is unsaved; give an absolute output"):
+        engine.run("renderQueue.add", {"comp": "Main"})
+    assert engine.run("renderQueue.add", {"comp": "Main", "output": str(roots[1] / "a.mp4")})

@@ -1,0 +1,54 @@
+"""The undo history is bounded in bytes, through a real `rendervisor mcp`: a large animation then
+many edits keep the session's memory bounded, edit.history says how many steps it kept and
+dropped, and every kept step still undoes exactly.
+"""
+
+from __future__ import annotations
+
+import json
+
+import psutil
+
+from protocol.model.limits import MAX_KEYS
+from supervisor.engine.engine import MAX_HISTORY_BYTES
+
+EDITS = 30
+
+
+def run(server, command: str, params: dict | None = None) -> dict:
+    result = server.run("command_run", {"id": command, "params": params or {}}, timeout=120)
+    assert result["isError"] is False, result["content"][0]["text"][:300]
+    return json.loads(result["content"][0]["text"])
+
+
+def test_a_large_animation_then_many_edits_keeps_memory_bounded(server):
+    run(server, "comp.new", {"name": "Main", "width": 64, "height": 36})
+    run(server, "layer.add", {"comp": "Main", "type": "null", "name": "N"})
+    # The largest animation a property may hold: about 7.5 MB as JSON, 40 MB as objects.
+    run(server, "prop.set", {"comp": "Main", "layer": "N", "path": "transform.position",
+                             "value": {"keys": [{"time": i / 30, "value": [i * 0.5, i * 1.5]}
+                                                for i in range(MAX_KEYS)]}})
+    for number in range(EDITS):
+        run(server, "comp.set", {"comp": "Main", "duration": 10 + number})
+    # Before, every step was the document as objects: 33 copies of 40 MB. Now the kept steps
+    # are JSON text within the budget, beside the document itself.
+    rss = psutil.Process(server.process.pid).memory_info().rss
+    assert rss < MAX_HISTORY_BYTES + 350 * 1024 * 1024, f"{rss / 2 ** 20:.0f} MiB"
+    history = run(server, "edit.history")
+    # Each step kept the whole 7.5 MB document: 32 of them are over the byte budget, so the
+    # oldest were dropped, and edit.history says so.
+    assert history["bytes"] <= MAX_HISTORY_BYTES
+    assert history["dropped"] > 0
+    kept = len(history["undo"])
+    assert kept + history["dropped"] == EDITS + 3
+    assert "dropped" in history["note"] and str(kept) in history["note"]
+    # Every kept step undoes exactly, newest first; one more is refused with a sentence.
+    for number in reversed(range(EDITS - kept, EDITS)):
+        run(server, "edit.undo")
+        duration = run(server, "comp.list")["comps"][0]["duration"]
+        assert duration == (10 + number - 1 if number else 10.0)
+    refused = server.run("command_run", {"id": "edit.undo", "params": {}})
+    assert refused["isError"] is True
+    assert "edit.history" in refused["content"][0]["text"]
+    run(server, "edit.redo", {"steps": kept})
+    assert run(server, "comp.list")["comps"][0]["duration"] == 10 + EDITS - 1

@@ -1,0 +1,232 @@
+"""Video outputs: encode in segments, join by stream copy, decode with PyAV and compare."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+
+import av
+import numpy as np
+import pytest
+
+from protocol.model.output_formats import output_format
+from tests.helpers.synthetic_frames import HEIGHT, WIDTH, moving_frames
+from workers.exporter import (JoinError, OpenedFiles, encode_segment, join_segments,
+                              keyframe_interval_for, segment_path, segment_ranges)
+from workers.exporter.segments import KEYFRAME_INTERVAL, KEYFRAME_UNITS, MIN_KEYFRAME_INTERVAL
+from workers.exporter.pixels import over_black
+
+FRAMES = 30
+INTERVAL = 10  # key frame interval for these tests: three runs in 30 frames
+
+# Mean absolute error per channel allowed for each lossy format at this tiny size.
+TOLERANCE = {"h264": 6, "hevc": 6, "prores": 3, "vp9": 8, "gif": 3}
+
+
+def render(tmp_path, fmt, frames, parts, codec_options=None, name="out", interval=INTERVAL,
+           opened=None):
+    """Encode `frames` split into `parts` segments, join them; returns the final path."""
+    final = str(tmp_path / (name + output_format(fmt).extension))
+    opened = opened if opened is not None else OpenedFiles()
+    paths = []
+    for run in segment_ranges(len(frames), parts, interval):
+        path = segment_path(final, run.start)
+        encode_segment(frames[run.start:run.stop], run.start, 30, fmt, codec_options, path,
+                       opened=opened, keyframe_interval=interval)
+        paths.append(path)
+    assert join_segments(paths, fmt, final, 30, opened=opened) == len(frames)
+    return final
+
+
+def decode(path, fmt):
+    """(stream facts, decoded RGBA arrays). VP9 alpha needs libvpx's decoder; FFmpeg's own
+    drops the alpha plane."""
+    with av.open(path) as container:
+        stream = container.streams.video[0]
+        facts = {"rate": stream.average_rate, "width": stream.codec_context.width,
+                 "height": stream.codec_context.height, "tag": stream.codec_context.codec_tag,
+                 "time_base": stream.time_base}
+        if fmt == "vp9":
+            decoder = av.CodecContext.create("libvpx-vp9", "r")
+            frames = [f for p in container.demux(stream) for f in decoder.decode(p)]
+        else:
+            frames = list(container.decode(stream))
+        facts["pts"] = [f.pts for f in frames]
+        facts["pix_fmt"] = frames[0].format.name
+        return facts, [f.to_ndarray(format="rgba") for f in frames]
+
+
+def mean_error(a, b):
+    return np.abs(a.astype(int) - b.astype(int)).mean()
+
+
+@pytest.mark.parametrize("fmt,options,alpha", [
+    ("h264", {"preset": "veryfast", "crf": "16"}, False),
+    ("hevc", {"preset": "fast", "crf": "16"}, False),
+    ("prores", {"profile": "hq"}, False),
+    ("prores", {"profile": "4444"}, True),
+    ("vp9", {"crf": "20"}, True),
+    ("gif", {}, False),
+])
+def test_decoded_video_matches_the_frames(tmp_path, fmt, options, alpha):
+    frames = moving_frames(FRAMES, alpha=alpha)
+    final = render(tmp_path, fmt, frames, parts=2, codec_options=options)
+    facts, decoded = decode(final, fmt)
+    assert len(decoded) == FRAMES
+    assert (facts["width"], facts["height"]) == (WIDTH, HEIGHT)
+    if fmt == "gif":
+        # GIF keeps hundredths of a second: frame n shows at round(n * 100 / 30) / 100 s.
+        assert facts["pts"] == [round(n * 100 / 30) for n in range(FRAMES)]
+    else:
+        assert facts["rate"] == 30
+        assert [round(p * facts["time_base"] * 30) for p in facts["pts"]] == list(range(FRAMES))
+    for n in (0, 9, 10, 17, 29):  # either side of a key frame, and a segment boundary
+        expected = frames[n] if alpha else over_black(frames[n])
+        got = decoded[n] if alpha else decoded[n][..., :3]
+        error = mean_error(got, expected)
+        assert error < TOLERANCE[fmt], (n, error)
+        # A neighbouring frame is further away: frames are in order, none repeated.
+        neighbour = frames[n + 1 if n < FRAMES - 1 else n - 1]
+        neighbour = neighbour if alpha else over_black(neighbour)
+        assert mean_error(got, neighbour) > error
+    if alpha:
+        # Alpha survives, not flattened to opaque: the right edge is transparent.
+        assert decoded[5][:, -1, 3].max() < 16 and decoded[5][:, 0, 3].min() > 239
+
+
+@pytest.mark.parametrize("fmt", ["h264", "hevc", "prores", "vp9"])
+def test_video_is_bt709_and_tagged_so_players_pick_the_same_matrix(tmp_path, fmt):
+    red = np.zeros((HEIGHT, WIDTH, 4), np.uint8)
+    red[...] = (230, 20, 40, 255)
+    final = render(tmp_path, fmt, [red] * 3, 1)
+    with av.open(final) as container:
+        frame = next(container.decode(video=0))
+        assert (frame.colorspace, frame.color_range) == (1, 1)  # BT.709, limited range
+    # Decoded with the tagged matrix, a saturated colour comes back (an untagged BT.709
+    # frame read as BT.601 would be off by about 20 in green).
+    _, decoded = decode(final, fmt)
+    assert np.abs(decoded[1][..., :3].astype(int) - red[..., :3]).max() <= 3
+
+
+def test_hevc_is_tagged_hvc1_so_apple_players_open_it(tmp_path):
+    facts, _ = decode(render(tmp_path, "hevc", moving_frames(5), 1), "hevc")
+    assert facts["tag"] == "hvc1"
+
+
+def test_prores_profiles_pick_their_pixel_formats(tmp_path):
+    frames = moving_frames(3, alpha=True)
+    # FFmpeg's ProRes decoder hands 4444 back at 12 bits; what matters is the alpha plane.
+    for profile, tag, pix_fmt in (("proxy", "apco", "yuv422p10le"), ("lt", "apcs", "yuv422p10le"),
+                                  ("standard", "apcn", "yuv422p10le"),
+                                  ("4444", "ap4h", "yuva444p12le")):
+        facts, _ = decode(render(tmp_path, "prores", frames, 1, {"profile": profile},
+                                 name=profile), "prores")
+        assert (facts["tag"], facts["pix_fmt"]) == (tag, pix_fmt), profile
+
+
+def test_codec_options_reach_the_encoder(tmp_path):
+    frames = moving_frames(FRAMES)
+    small = os.path.getsize(render(tmp_path, "h264", frames, 1, {"crf": "45"}, name="small"))
+    large = os.path.getsize(render(tmp_path, "h264", frames, 1, {"crf": "5"}, name="large"))
+    assert small * 2 < large
+    facts, _ = decode(render(tmp_path, "h264", frames[:3], 1, {"pix_fmt": "yuv444p"},
+                             name="444"), "h264")
+    assert facts["pix_fmt"] == "yuv444p"
+
+
+@pytest.mark.parametrize("fmt", ["h264", "hevc", "prores", "vp9", "gif"])
+def test_any_split_on_key_frames_decodes_to_the_same_frames(tmp_path, fmt):
+    frames = moving_frames(FRAMES, alpha=fmt in ("vp9",))
+    results = []
+    for parts in (1, 2, 3):
+        (tmp_path / str(parts)).mkdir()
+        final = render(tmp_path / str(parts), fmt, frames, parts)
+        results.append(decode(final, fmt)[1])
+    for other in results[1:]:
+        assert len(other) == len(results[0]) == FRAMES
+        assert all(np.array_equal(a, b) for a, b in zip(results[0], other))
+
+
+def test_split_is_byte_identical_for_h264(tmp_path):
+    frames = moving_frames(FRAMES)
+    finals = []
+    for parts in (1, 2, 3):  # first segments of 30, 20 and 10 frames
+        (tmp_path / str(parts)).mkdir()
+        finals.append(render(tmp_path / str(parts), "h264", frames, parts))
+    one, *others = finals
+    for other in others:
+        with av.open(one) as a, av.open(other) as b:
+            assert [bytes(p) for p in a.demux(video=0)] == [bytes(p) for p in b.demux(video=0)]
+        # The whole file too: its header does not depend on the first segment's bit rate.
+        with open(one, "rb") as a, open(other, "rb") as b:
+            assert a.read() == b.read()
+
+
+def test_keyframe_interval_depends_on_the_frame_count_only():
+    # 30 frames once a video has 8 intervals of 30; below, about an eighth of it, at least 8.
+    assert keyframe_interval_for(240) == keyframe_interval_for(10_000) == KEYFRAME_INTERVAL == 30
+    assert keyframe_interval_for(239) == 30 and keyframe_interval_for(232) == 29
+    assert keyframe_interval_for(90) == 12 and keyframe_interval_for(100) == 13
+    assert keyframe_interval_for(65) == 9
+    assert keyframe_interval_for(64) == keyframe_interval_for(1) == MIN_KEYFRAME_INTERVAL == 8
+    for count in range(1, 400):
+        interval = keyframe_interval_for(count)
+        assert MIN_KEYFRAME_INTERVAL <= interval <= KEYFRAME_INTERVAL
+        assert -(-count // interval) <= max(KEYFRAME_UNITS, -(-count // KEYFRAME_INTERVAL))
+    # The default split of segment_ranges is on that grid.
+    assert segment_ranges(90, 2) == [range(0, 48), range(48, 90)]
+
+
+def test_segment_ranges_split_on_key_frames_and_balance():
+    assert segment_ranges(90, 2, 15) == [range(0, 45), range(45, 90)]
+    assert segment_ranges(90, 3, 30) == [range(0, 30), range(30, 60), range(60, 90)]
+    assert segment_ranges(25, 4, 10) == [range(0, 10), range(10, 20), range(20, 25)]
+    assert segment_ranges(0, 3, 10) == []
+    for runs in (segment_ranges(100, n, 7) for n in range(1, 12)):
+        assert runs[0].start == 0 and runs[-1].stop == 100
+        assert all(r.start % 7 == 0 for r in runs)
+        assert all(a.stop == b.start for a, b in zip(runs, runs[1:]))
+
+
+def test_frame_rate_is_exact_for_ntsc_rates(tmp_path):
+    final = str(tmp_path / "ntsc.mp4")
+    seg = segment_path(final, 0)
+    encode_segment(moving_frames(12), 0, Fraction(30000, 1001), "h264", {}, seg)
+    join_segments([seg], "h264", final, Fraction(30000, 1001))
+    with av.open(final) as container:
+        assert container.streams.video[0].average_rate == Fraction(30000, 1001)
+        assert container.streams.video[0].frames == 12
+
+
+def test_join_leaves_only_the_final_file(tmp_path):
+    opened = OpenedFiles()
+    final = render(tmp_path, "h264", moving_frames(FRAMES), 3, opened=opened)
+    assert os.listdir(tmp_path) == ["out.mp4"]  # no segment, no temporary
+    assert opened.paths == [final]
+
+
+def test_segments_out_of_order_are_refused_and_nothing_appears(tmp_path):
+    frames = moving_frames(20)
+    final = str(tmp_path / "out.mp4")
+    first, second = segment_path(final, 0), segment_path(final, 10)
+    encode_segment(frames[:10], 0, 30, "h264", {}, first)
+    encode_segment(frames[10:], 10, 30, "h264", {}, second)
+    opened = OpenedFiles([first, second])
+    with pytest.raises(JoinError, match="starts at frame 10"):
+        join_segments([second, first], "h264", final, 30, opened=opened)
+    # The join's own temporary is gone already; the segments wait for the record's cleanup.
+    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(p) for p in (first, second))
+    assert sorted(opened.paths) == sorted([first, second])
+    opened.remove_all()
+    assert os.listdir(tmp_path) == []
+
+
+def test_segments_with_different_settings_are_refused(tmp_path):
+    frames = moving_frames(20)
+    final = str(tmp_path / "out.mp4")
+    first, second = segment_path(final, 0), segment_path(final, 10)
+    encode_segment(frames[:10], 0, 30, "h264", {}, first)
+    encode_segment(frames[10:], 10, 30, "h264", {"pix_fmt": "yuv444p"}, second)
+    with pytest.raises(JoinError, match="different settings"):
+        join_segments([first, second], "h264", final, 30)
+    assert not os.path.exists(final)

@@ -1,0 +1,206 @@
+"""Controlling a render: progress, cancel and its cleanup, wait:false with renderQueue.list and
+renderQueue.stop, one render at a time, and a render's independence from later edits."""
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from supervisor.errors import CommandError
+from supervisor.mcp.tools.registry import Cancelled
+from tests.helpers.render_sessions import (Recorder, build_comp, expected_frame, files_in,
+                                           heavy_comp, read_png, render_session)
+from workers.compositor import render_frame
+
+
+@pytest.fixture
+def session():
+    with render_session(workers=2) as made:
+        build_comp(made.engine, "Main", frames=12)
+        heavy_comp(made.engine, "Heavy", frames=96)
+        yield made
+
+
+def queue(engine, comp, output, **params):
+    return engine.run("renderQueue.add", {"comp": comp, "output": str(output), **params})
+
+
+def status_of(engine, item):
+    return next(i["status"] for i in engine.doc["renderQueue"] if i["id"] == item)
+
+
+def wait_until(condition, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_progress_counts_frames_to_write_and_reaches_the_total(session, tmp_path):
+    engine = session.engine
+    (tmp_path / "f_0003.png").write_bytes(b"there before")
+    queue(engine, "Main", tmp_path / "f_[####].png", skipExisting=True)
+    queue(engine, "Main", tmp_path / "v.mp4", codecOptions={"preset": "veryfast"})
+    recorder = Recorder(session)
+    report = engine.run("renderQueue.render", {}, recorder.ctx)
+    assert report["completed"] == 2
+    totals = {total for _, total, _ in recorder.events}
+    assert totals == {11 + 12}, "one frame exists and is skipped"
+    assert max(progress for progress, _, _ in recorder.events) == 23
+    assert len(recorder.events) == 23
+    assert (tmp_path / "f_0003.png").read_bytes() == b"there before"
+    assert all(status_of(engine, item["id"]) == "done" for item in engine.doc["renderQueue"])
+    listed = engine.run("renderQueue.list", {})["items"]
+    assert [entry["progress"] for entry in listed] == [1.0, 1.0]
+
+
+def test_cancel_removes_what_the_render_wrote_and_keeps_finished_items(session, tmp_path):
+    engine = session.engine
+    (tmp_path / "keep.txt").write_text("mine")
+    (tmp_path / "h_0002.png").write_bytes(b"an existing frame")
+    first = queue(engine, "Main", tmp_path / "m_[##].png")["item"]
+    second = queue(engine, "Heavy", tmp_path / "h.mp4", codecOptions={"preset": "veryfast"})["item"]
+    third = queue(engine, "Heavy", tmp_path / "h_[####].png", skipExisting=True)["item"]
+    before = files_in(tmp_path)
+    seen = []
+
+    def cancel_midway(progress, total, message):
+        seen.append(message)
+        if sum(m.startswith(second) for m in seen) == 10:
+            recorder.ctx.cancel()
+
+    recorder = Recorder(session, cancel_midway)
+    with pytest.raises(Cancelled):
+        engine.run("renderQueue.render", {}, recorder.ctx)
+    finished = {f"m_{n:02d}.png" for n in range(12)}
+    assert files_in(tmp_path) == before | finished, "no temporary, segment or partial frame"
+    assert (tmp_path / "h_0002.png").read_bytes() == b"an existing frame"
+    assert status_of(engine, first) == "done"
+    assert status_of(engine, second) == status_of(engine, third) == "stopped"
+
+
+def test_wait_false_returns_at_once_and_stop_cleans_up(session, tmp_path):
+    engine = session.engine
+    item = queue(engine, "Heavy", tmp_path / "h_[####].png")["item"]
+    started = time.monotonic()
+    assert engine.run("renderQueue.render", {"wait": False}) == {"rendering": [item]}
+    assert time.monotonic() - started < 1.0
+
+    def rendering():
+        listed = engine.run("renderQueue.list", {})["items"][0]
+        return listed["status"] == "rendering" and 0 < listed["progress"] < 1
+
+    wait_until(rendering)
+    stopped = engine.run("renderQueue.stop", {})
+    assert stopped == {"stopped": True, "items": [{"item": item, "status": "stopped"}]}
+    assert files_in(tmp_path) == set()
+    assert status_of(engine, item) == "stopped"
+    assert engine.run("renderQueue.stop", {})["stopped"] is False
+
+
+def test_a_second_render_is_refused_every_way(session, tmp_path):
+    engine = session.engine
+    queue(engine, "Heavy", tmp_path / "h_[####].png")
+    engine.run("renderQueue.render", {"wait": False})
+    try:
+        with pytest.raises(CommandError, match="a render is already running"):
+            engine.run("renderQueue.render", {})
+        with pytest.raises(CommandError, match="only one render runs at a time"):
+            engine.run("renderQueue.render", {"wait": False})
+        batch = engine.batch([{"id": "renderQueue.list"}, {"id": "renderQueue.render"}])
+        assert batch["failed"] == 1
+        assert "a render is already running" in batch["results"][1]["error"]
+    finally:
+        engine.run("renderQueue.stop", {})
+    assert files_in(tmp_path) == set()
+
+
+def test_an_edit_during_a_render_does_not_change_it(session, tmp_path):
+    engine = session.engine
+    queue(engine, "Heavy", tmp_path / "h_[####].png", frames="0-23")
+    _snapshot_id, snapshot = engine.snapshot()
+    edited = []
+
+    def edit_once(progress, total, message):
+        if not edited:
+            edited.append(engine.run("layer.set", {"comp": "Heavy", "layer": "Mover",
+                                                   "color": "#00ffff"}))
+            engine.run("layer.remove", {"comp": "Heavy", "layer": "Turner"})
+
+    report = engine.run("renderQueue.render", {}, Recorder(session, edit_once).ctx)
+    assert edited and report["completed"] == 1
+    heavy = next(c for c in snapshot["comps"] if c["name"] == "Heavy")
+    for number in (0, 12, 23):
+        expected = render_frame(snapshot, heavy["id"], number / heavy["frameRate"]).pixels
+        written = read_png(str(tmp_path / f"h_{number:04d}.png"))
+        assert np.array_equal(written, expected)
+        assert not np.array_equal(written, expected_frame(engine, "Heavy", number))
+
+
+def test_an_item_removed_mid_render_is_left_out_and_counted_failed(session, tmp_path):
+    engine = session.engine
+    kept = queue(engine, "Main", tmp_path / "m_[##].png")["item"]
+    gone = queue(engine, "Heavy", tmp_path / "h_[####].png", frames="0-40")["item"]
+    removed = []
+
+    def remove_once(progress, total, message):
+        if message.startswith(gone) and not removed:
+            removed.append(engine.run("renderQueue.remove", {"item": gone}))
+
+    report = engine.run("renderQueue.render", {}, Recorder(session, remove_once).ctx)
+    assert removed
+    assert [entry["item"] for entry in report["items"]] == [kept]
+    assert report["completed"] == 1 and report["failed"] == 1
+
+
+def test_done_items_are_not_rendered_again(session, tmp_path):
+    engine = session.engine
+    item = queue(engine, "Main", tmp_path / "m_[##].png")["item"]
+    engine.run("renderQueue.render", {})
+    with pytest.raises(CommandError, match="nothing to render"):
+        engine.run("renderQueue.render", {})
+    engine.run("renderQueue.set", {"item": item, "frames": "0-1"})
+    assert engine.run("renderQueue.render", {})["completed"] == 1
+
+
+def test_closing_the_session_stops_a_background_render(tmp_path):
+    with render_session(workers=2) as made:
+        heavy_comp(made.engine, "Heavy", frames=96)
+        made.engine.run("renderQueue.add", {"comp": "Heavy",
+                                            "output": str(tmp_path / "h.mp4")})
+        made.engine.run("renderQueue.render", {"wait": False})
+        wait_until(lambda: made.engine.item_progress.get(
+            made.engine.doc["renderQueue"][0]["id"], 0) > 0)
+    assert files_in(tmp_path) == set()
+    assert not [t for t in threading.enumerate() if t.name.startswith("render-chunks")]
+
+
+def test_a_render_cancelled_inside_a_batch_stops_the_batch_without_a_report(session, tmp_path):
+    engine = session.engine
+    queue(engine, "Heavy", tmp_path / "h_[####].png")
+
+    def cancel_at_once(progress, total, message):
+        if "frames" in message:  # the render's own progress, not the batch's step report
+            recorder.ctx.cancel()
+
+    recorder = Recorder(session, cancel_at_once)
+    with pytest.raises(Cancelled):
+        engine.batch([{"id": "renderQueue.list"}, {"id": "renderQueue.render"}],
+                     ctx=recorder.ctx)
+    assert files_in(tmp_path) == set()
+
+
+def test_stop_ends_a_blocking_render_which_answers_with_stopped_items(session, tmp_path):
+    engine = session.engine
+    item = queue(engine, "Heavy", tmp_path / "h.mp4")["item"]
+    answers = []
+    caller = threading.Thread(target=lambda: answers.append(
+        engine.run("renderQueue.render", {})))
+    caller.start()
+    wait_until(lambda: engine.item_progress.get(item, 0) > 0)
+    assert engine.run("renderQueue.stop", {})["stopped"] is True
+    caller.join(20)
+    assert answers == [{"completed": 0, "failed": 0, "items": [
+        {"item": item, "status": "stopped", "output": str(tmp_path / "h.mp4")}]}]
+    assert files_in(tmp_path) == set()

@@ -1,0 +1,121 @@
+"""The worker pool in-process: real forkserver workers, real sockets, real signals."""
+
+import logging
+import os
+import signal
+import threading
+import time
+
+import psutil
+import pytest
+
+from supervisor.runtime.pool import CancelSignal, JobFailed, Pool, WorkerDied
+
+
+@pytest.fixture
+def pool(worker_context):
+    made, preload = worker_context
+    pool = Pool(made, 2, teardown_grace=0.5, preload=preload, wedge_deadline=2.0)
+    yield pool
+    pool.close()
+
+
+def test_a_noop_job_answers_its_payload(pool):
+    assert pool.run("render", "noop", {"x": [1, 2]}) == {"x": [1, 2]}
+
+
+def test_two_concurrent_first_calls_both_succeed(pool):
+    results, errors = [], []
+
+    def call(n):
+        try:
+            results.append(pool.run("render", "noop", n))
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=call, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == [] and sorted(results) == [0, 1]
+
+
+def test_a_dead_worker_is_named_with_its_signal_and_replaced(pool):
+    with pytest.raises(WorkerDied) as failure:
+        pool.run("render", "crash", {"signal": "SIGKILL"})
+    message = str(failure.value)
+    assert "render worker" in message and "signal 9" in message and "SIGKILL" in message
+    assert "crash job" in message
+    assert pool.run("render", "noop", "again") == "again"
+
+
+def test_a_worker_ended_by_sigterm_is_named_with_that_signal(pool):
+    with pytest.raises(WorkerDied, match="signal 15"):
+        pool.run("render", "crash", {"signal": "SIGTERM"})
+
+
+def test_worker_log_records_are_re_emitted_by_the_supervisors_logging(pool, caplog):
+    with caplog.at_level(logging.WARNING, logger="rendervisor.worker.diagnostic"):
+        pool.run("render", "log", "a line from inside")
+    records = [r for r in caplog.records if r.name == "rendervisor.worker.diagnostic"]
+    assert records and "a line from inside" in records[0].getMessage()
+    assert "render worker" in records[0].getMessage()
+    assert records[0].process != os.getpid()  # the worker's own pid travelled with it
+
+
+def test_a_cancelled_job_stops_cooperatively_and_the_worker_is_kept(pool):
+    cancel = CancelSignal()
+    threading.Timer(0.3, cancel.set).start()
+    worker = pool.acquire("render")
+    started = time.monotonic()
+    with pytest.raises(JobFailed) as failure:
+        pool.run("render", "sleep", {"seconds": 30}, cancel=cancel, worker=worker)
+    assert failure.value.reason == "cancelled"
+    assert time.monotonic() - started < 5
+    assert worker.alive  # a cooperative stop keeps the worker
+    assert pool.run("render", "noop", 1, worker=worker) == 1
+    pool.release(worker)
+    cancel.close()
+
+
+def test_a_job_timeout_is_reported_as_timeout(pool):
+    with pytest.raises(JobFailed) as failure:
+        pool.run("render", "sleep", {"seconds": 30}, timeout=0.3)
+    assert failure.value.reason == "timeout"
+
+
+def test_a_stopped_worker_is_declared_wedged_and_killed(pool):
+    worker = pool.acquire("render")
+    threading.Timer(0.3, os.kill, args=(worker.pid, signal.SIGSTOP)).start()
+    started = time.monotonic()
+    with pytest.raises(JobFailed) as failure:
+        pool.run("render", "sleep", {"seconds": 60}, worker=worker)
+    # The wedge deadline is 2 s here; the bound leaves room for a loaded machine.
+    assert failure.value.reason == "wedged" and "stopped answering" in str(failure.value)
+    assert time.monotonic() - started < 15
+    pool.release(worker)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and psutil.pid_exists(worker.pid) and \
+            psutil.Process(worker.pid).status() != psutil.STATUS_ZOMBIE:
+        time.sleep(0.05)
+    assert not psutil.pid_exists(worker.pid) or \
+        psutil.Process(worker.pid).status() == psutil.STATUS_ZOMBIE
+    assert pool.run("render", "noop", 2) == 2
+
+
+def test_render_capacity_bounds_concurrent_workers(pool):
+    started = time.monotonic()
+    threads = [threading.Thread(target=pool.run, args=("render", "sleep", {"seconds": 0.5}))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    # Two workers, four half-second jobs: at least two rounds.
+    assert time.monotonic() - started >= 0.95
+
+
+def test_a_long_job_that_beats_is_not_taken_for_wedged(pool):
+    # The wedge deadline here is 2 s; a 4 s job lives on its heartbeats (every 0.5 s).
+    assert pool.run("render", "sleep", {"seconds": 4}) == {"slept": True}
