@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from protocol.cancel import Cancelled
 from protocol.model.keyframes import frame_time
 from workers.compositor import render_frame
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
-from workers.job import JobCancelled
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for
 from workers.tasks import TaskError, task
@@ -46,7 +46,7 @@ def render_chunk(job):
 
     def rendered():
         for number in chunk.frames:
-            job.check_cancelled()
+            job.cancel.check()
             frame = render_frame(document, comp["id"], frame_time(number, rate),
                                  footage=FOOTAGE, scale=scale, transparent=transparent,
                                  out=buffer[0] if buffer else None)
@@ -62,7 +62,7 @@ def render_chunk(job):
                                spec["frameRate"], spec.get("codecOptions") or {}, opened,
                                skip_existing=bool(spec.get("skipExisting")),
                                on_frame=job.progress)
-    except JobCancelled:
+    except Cancelled:
         opened.remove_all()
         raise
     except (CodecOptionError, SegmentError, JoinError, ValueError, OSError) as error:

@@ -16,7 +16,9 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 
+from protocol.cancel import Cancel
 from protocol.model.output_names import frame_path
+from workers.chunk_task import render_chunk
 
 
 @dataclass
@@ -25,9 +27,7 @@ class DaskJob:
     cancel (Dask drops a cancelled task's result) and no progress (the client counts chunks)."""
     payload: dict
     frames_written: list = field(default_factory=list)
-
-    def check_cancelled(self) -> None:
-        pass
+    cancel: Cancel = field(default_factory=Cancel)  # never cancelled here
 
     def progress(self, number) -> None:
         self.frames_written.append(number)
@@ -37,7 +37,6 @@ def render_chunk_bytes(payload: dict, document: dict) -> dict:
     """Render one chunk (the render_chunk payload, without the document) and return
     `{"frames": [[number, bytes], ...]}` for an image sequence or `{"segment": bytes}` for a
     video, plus `missing` (footage this node could not read)."""
-    from workers.chunk_task import render_chunk
     with tempfile.TemporaryDirectory(prefix="rendervisor-chunk-") as folder:
         local_output = os.path.join(folder, os.path.basename(payload["output"]))
         job = DaskJob(dict(payload, output=local_output, document=document,

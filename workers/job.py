@@ -1,16 +1,18 @@
-"""What a task sees of the job it runs: its payload, its cancel flag, and a way to report."""
+"""What a task sees of the job it runs: its payload, its cancel scope, and a way to report.
+
+The scope (protocol/cancel.py) is the supervisor's cancel arriving: the worker's reader sets it
+when a cancel frame comes. A task checks it between units of work (`job.cancel.check()`, which
+raises Cancelled) or, when it waits on something else, has it call back (`job.cancel.on_cancel`:
+a shell's SIGTERM to its command's group).
+"""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from protocol.cancel import Cancel
 from workers.channel import Channel
-
-
-class JobCancelled(Exception):
-    """Raised by `Job.check_cancelled` so a task stops at its next safe point."""
 
 
 @dataclass
@@ -19,11 +21,7 @@ class Job:
     task: str
     payload: Any
     channel: Channel
-    cancelled: threading.Event = field(default_factory=threading.Event)
+    cancel: Cancel = field(default_factory=Cancel)
 
     def progress(self, data: Any) -> None:
         self.channel.send({"kind": "progress", "id": self.id, "data": data})
-
-    def check_cancelled(self) -> None:
-        if self.cancelled.is_set():
-            raise JobCancelled()

@@ -44,9 +44,7 @@ def run_shell(job):
         except (ProcessLookupError, PermissionError):
             pass
 
-    job.on_cancel = terminate_group
-    if job.cancelled.is_set():
-        terminate_group()
+    job.cancel.on_cancel(terminate_group)  # at once if the cancel came first
     if spec.get("stdin") is not None:
         threading.Thread(target=_feed, args=(process.stdin, spec["stdin"].encode()),
                          daemon=True).start()

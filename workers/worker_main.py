@@ -22,9 +22,10 @@ import sys
 import threading
 import time
 
+from protocol.cancel import Cancelled
 from protocol.wire.frames import OUT_OF_MEMORY, FrameError
 from workers.channel import Channel
-from workers.job import Job, JobCancelled
+from workers.job import Job
 from workers.tasks import TASKS, TaskError
 
 # How often a running job says it is alive. The supervisor's wedge deadline is several of these,
@@ -164,10 +165,7 @@ def _read_until_job(state: WorkerState) -> Job | None:
         if frame["kind"] == "cancel":
             job = state.current.get(frame["id"])
             if job is not None:
-                job.cancelled.set()
-                on_cancel = getattr(job, "on_cancel", None)
-                if on_cancel is not None:
-                    on_cancel()
+                job.cancel.cancel()
 
 
 def _run(job: Job, state: WorkerState) -> None:
@@ -179,7 +177,7 @@ def _run(job: Job, state: WorkerState) -> None:
             raise TaskError(f"this worker has no task named {job.task!r}")
         value = function(job)
         reply = {"kind": "result", "id": job.id, "value": value}
-    except JobCancelled:
+    except Cancelled:
         reply = {"kind": "error", "id": job.id, "type": "cancelled",
                  "message": "the job was cancelled"}
     except TaskError as exc:

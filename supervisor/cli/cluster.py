@@ -23,12 +23,14 @@ from __future__ import annotations
 import itertools
 import logging
 import os
-import selectors
+import threading
 from typing import Any, Callable
 
 from protocol.model.output_names import frame_path
 from supervisor.errors import UsageError
-from supervisor.runtime.pool import CancelSignal, JobFailed
+from protocol.cancel import Cancel
+from supervisor.runtime.pool import JobFailed
+from workers.cluster_chunk import render_chunk_bytes
 from workers.exporter import OpenedFiles
 from workers.exporter.image_sequence import write_image
 from workers.exporter.segments import segment_path
@@ -93,8 +95,8 @@ class ClusterPool:
     def capacity(self, kind: str) -> int:
         return self.slots
 
-    def acquire(self, kind: str, cancel: CancelSignal | None = None) -> ClusterWorker:
-        if cancel is not None and cancel.is_set:
+    def acquire(self, kind: str, cancel: Cancel | None = None) -> ClusterWorker:
+        if cancel is not None and cancel.cancelled:
             raise JobFailed("the call was cancelled", "cancelled")
         return ClusterWorker()
 
@@ -102,11 +104,10 @@ class ClusterPool:
         pass
 
     def run(self, kind: str, task: str, payload: dict, *, worker: ClusterWorker,
-            cancel: CancelSignal | None = None,
+            cancel: Cancel | None = None,
             on_progress: Callable[[Any], None] | None = None, **_: Any) -> dict:
         if task != "render_chunk":
             raise JobFailed(f"a cluster runs render chunks only, not {task} jobs")
-        from workers.cluster_chunk import render_chunk_bytes
         job = dict(payload)
         document = job.pop("document", None)
         if document is not None and job["snapshot"] not in self._documents:
@@ -127,26 +128,23 @@ class ClusterPool:
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _wait(self, future, cancel: CancelSignal | None) -> dict:
-        """The task's result; woken by the future's completion or the render's cancel pipe,
+    def _wait(self, future, cancel: Cancel | None) -> dict:
+        """The task's result; woken by the future's completion or the render's cancel,
         whichever comes first (no polling)."""
-        done_read, done_write = os.pipe()
-        future.add_done_callback(lambda _: _wake(done_write))
+        woken = threading.Event()
+        future.add_done_callback(lambda _: woken.set())
+        forget = cancel.on_cancel(woken.set) if cancel is not None else (lambda: None)
         try:
-            with selectors.DefaultSelector() as selector:
-                selector.register(done_read, selectors.EVENT_READ, "done")
-                if cancel is not None:
-                    selector.register(cancel.read_fd, selectors.EVENT_READ, "cancel")
-                events = selector.select()
-                if any(key.data == "cancel" for key, _ in events) and not future.done():
-                    future.cancel()
-                    raise JobFailed("the job was cancelled", "cancelled")
+            woken.wait()
         finally:
-            os.close(done_read)
+            forget()
+        if not future.done():  # woken by the cancel
+            future.cancel()
+            raise JobFailed("the job was cancelled", "cancelled")
         try:
             return future.result()
         except Exception as error:
-            from distributed import KilledWorker
+            from distributed import KilledWorker  # Dask is optional: imported once in use
             if isinstance(error, KilledWorker):
                 raise JobFailed(f"the Dask workers running it were lost {ALLOWED_FAILURES} "
                                 "times", "error") from None
@@ -178,11 +176,3 @@ class ClusterPool:
         except OSError as error:
             raise JobFailed(f"the chunk's files could not be written here: {error}") from None
 
-
-def _wake(fd: int) -> None:
-    try:
-        os.write(fd, b"x")
-    except OSError:
-        pass  # the waiter left already (the render was cancelled): nobody to wake
-    finally:
-        os.close(fd)

@@ -12,6 +12,7 @@ import sys
 
 from supervisor import __version__
 from supervisor.errors import UsageError
+from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
 # Each subcommand's module, with its `run(args) -> exit code`. Imported only when chosen, so
 # `rendervisor commands` or a usage error does not pay for Skia, PyAV and the worker pool.
@@ -63,8 +64,8 @@ def build_parser() -> Parser:
     mcp.add_argument("--write-root", metavar="DIR", action="append", default=[])
     mcp.add_argument("--workers", type=positive_int, default=usable_cores())
     mcp.add_argument("--max-inflight", type=positive_int, default=8)
-    mcp.add_argument("--join-grace", type=seconds, default=5.0)
-    mcp.add_argument("--teardown-grace", type=seconds, default=1.0)
+    mcp.add_argument("--join-grace", type=seconds, default=JOIN_GRACE)
+    mcp.add_argument("--teardown-grace", type=seconds, default=TEARDOWN_GRACE)
     mcp.add_argument("--log-level", default="WARNING",
                      choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
 

@@ -18,6 +18,7 @@ import threading
 from supervisor.runtime import teardown
 from supervisor.errors import UsageError
 from supervisor.runtime.pool import Pool, make_context, worker_preload
+from supervisor.mcp.server import Server
 from supervisor.mcp.session import Options, Session
 
 
@@ -44,9 +45,6 @@ def run(args) -> int:
     except Exception as exc:  # an unreadable --project: one line, exit 2
         pool.close()
         raise UsageError(f"rendervisor mcp: {exc}") from None
-
-    from supervisor.mcp.server import Server
-    import supervisor.mcp.tools  # noqa: F401  (registers the tools)
 
     server = Server(session, sys.stdin.buffer, sys.stdout.buffer, options.max_inflight)
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -19,6 +19,11 @@ from supervisor.cli.project import check_writable, open_engine
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
 from supervisor.render.inputs import find_overwrite
+from supervisor.runtime.pool import JobFailed
+from supervisor.render.preview_jobs import draw_preview, why_not_drawn
+from supervisor.cli.render import start_pool
+from workers.exporter import OpenedFiles
+from workers.exporter.image_sequence import write_image
 
 EXIT_FAILED = 1
 
@@ -45,11 +50,6 @@ def run(args) -> int:
         raise UsageError("rendervisor preview: " + overwrite.sentence(
             "the preview", "choose another --output"))
 
-    from supervisor.runtime.pool import JobFailed
-    from supervisor.render.preview_jobs import draw_preview, why_not_drawn
-    from supervisor.cli.render import start_pool
-    from workers.exporter import OpenedFiles
-    from workers.exporter.image_sequence import write_image
     pool = start_pool(1)
     try:
         value = draw_preview(pool, snapshot_id, document, comp, time, args.max_side or 0,

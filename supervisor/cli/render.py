@@ -19,10 +19,16 @@ import os
 import signal
 import threading
 
-from supervisor.errors import UsageError
-from supervisor.cli.project import check_writable, open_engine
-from supervisor.errors import CommandError
+from protocol.cancel import Cancelled
+from protocol.model.output_names import expand_comp_name
+from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
+from supervisor.cli.project import check_writable, open_engine
+from supervisor.errors import CommandError, UsageError
+from supervisor.render.farm_service import FarmRenderService
+from supervisor.runtime import teardown
+from supervisor.runtime.pool import Pool, make_context, worker_preload
+from supervisor.work import Work
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -79,7 +85,6 @@ def prepare_queue(engine, args) -> None:
 
 
 def planned_outputs(engine) -> list[str]:
-    from protocol.model.output_names import expand_comp_name
     comps = {comp["id"]: comp for comp in engine.doc["comps"]}
     return [expand_comp_name(item["output"], comps[item["comp"]]["name"])
             for item in engine.doc["renderQueue"]]
@@ -96,7 +101,6 @@ def on_signals(callback) -> None:
 
 def run(args) -> int:
     if args.cluster is not None:
-        from supervisor.cli.cluster import require_dask
         require_dask()
     engine = open_engine(args.project, "render")
     prepare_queue(engine, args)
@@ -113,36 +117,31 @@ def run(args) -> int:
 def start_pool(workers: int, cluster: str | None = None):
     """This machine's render workers, or a Dask cluster standing in for them. The subreaper
     flag and the forkserver come first, while this process is still single-threaded."""
-    from supervisor.runtime import teardown
     teardown.become_subreaper()
     if cluster is not None:
-        from supervisor.cli.cluster import ClusterPool
         return ClusterPool(cluster, workers)
-    from supervisor.runtime.pool import Pool, make_context, worker_preload
     preload = worker_preload()
     return Pool(make_context(preload), workers, preload=preload)
 
 
-def render_queue(engine, pool, ctx, chunk_size: int | None = None) -> dict:
-    """Render the engine's queue on `pool` with `ctx`'s progress and cancel; the report, or
+def render_queue(engine, pool, work: Work, chunk_size: int | None = None) -> dict:
+    """Render the engine's queue on `pool` with `work`'s progress and cancel; the report, or
     Cancelled, or CommandError (nothing to render, outputs that clash)."""
-    from supervisor.render.farm_service import FarmRenderService
     engine.render_service = FarmRenderService(pool, chunk_size=chunk_size)
-    return engine.run("renderQueue.render", {"wait": True}, ctx)
+    return engine.run("renderQueue.render", {"wait": True}, work)
 
 
 def render(engine, pool, args, display) -> int:
-    from supervisor.mcp.tools.registry import CallContext, Cancelled
-    ctx = CallContext(session=None, report_progress=display.progress)
-    on_signals(ctx.cancel)
+    work = Work(report_progress=display.progress)
+    on_signals(work.cancel.cancel)
     try:
-        report = render_queue(engine, pool, ctx, args.chunk_size)
+        report = render_queue(engine, pool, work, args.chunk_size)
     except Cancelled:
         display.interrupted()
         return EXIT_INTERRUPTED
     except CommandError as error:  # nothing to render, outputs that clash
         raise UsageError(f"rendervisor render: {error}") from None
-    if ctx.cancelled.is_set():  # the signal came as the last item finished
+    if work.cancel.cancelled:  # the signal came as the last item finished
         display.interrupted()
         return EXIT_INTERRUPTED
     display.finished(report)

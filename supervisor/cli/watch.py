@@ -31,10 +31,10 @@ import json
 import os
 import socket
 import sys
-import threading
 import time
 from dataclasses import dataclass, field
 
+from protocol.cancel import Cancel, Cancelled
 from supervisor.confinement.checked_files import read_small_file
 from supervisor.cli.claims import Claim, try_claim
 from supervisor.errors import UsageError
@@ -44,6 +44,7 @@ from supervisor.engine.project_file import MAX_PROJECT_BYTES, ProjectFileError, 
 from supervisor.cli.render import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_signals,
                                    render_queue, start_pool)
 from supervisor.cli.watch_clashes import ProjectClash, find_clashes, project_files
+from supervisor.work import Work
 
 # Seconds between scans of the folder. A dropped project waits at most this long; each scan
 # lists two folder levels and reads small files, cheap even on a network share.
@@ -118,24 +119,19 @@ class Watcher:
         self.folder = folder
         self.pool = pool
         self.out = out
-        self.stopping = threading.Event()
+        # The node's scope: SIGINT or SIGTERM cancels it, and with it the project rendering.
+        self.cancel = Cancel()
         self.failed = 0
-        self._ctx = None
-        self._lock = threading.Lock()
 
     def interrupt(self) -> None:
-        self.stopping.set()
-        with self._lock:
-            ctx = self._ctx
-        if ctx is not None:
-            ctx.cancel()
+        self.cancel.cancel()
 
     def scan(self) -> None:
         pending = self.pending()
         clashes = find_clashes({entry.project: entry.files for entry in pending
                                 if entry.engine is not None})
         for entry in pending:
-            if self.stopping.is_set():
+            if self.cancel.cancelled:
                 return
             clash = clashes.get(entry.project)
             if clash is not None and already_refused(entry, clash):
@@ -161,7 +157,7 @@ class Watcher:
     def pending(self) -> list[Pending]:
         found = []
         for project in candidates(self.folder):
-            if self.stopping.is_set():
+            if self.cancel.cancelled:
                 break
             current = version(project)
             if current is not None and to_do(project, current):
@@ -180,21 +176,15 @@ class Watcher:
         self.finish(entry.project, status)
 
     def render_claimed(self, entry: Pending, claim: Claim) -> None:
-        from supervisor.mcp.tools.registry import CallContext, Cancelled
         project = entry.project
         status = self.new_status(entry, time.time())
         self.write_status(project, status)
         self.say(f"rendering {project}")
         with claim.refreshing():
+            work = Work(cancel=self.cancel.child())
             try:
-                ctx = CallContext(session=None)
-                with self._lock:
-                    self._ctx = ctx
-                if self.stopping.is_set():
-                    ctx.cancel()
-                report = render_queue(entry.engine, self.pool, ctx)
-                if ctx.cancelled.is_set():
-                    raise Cancelled()
+                report = render_queue(entry.engine, self.pool, work)
+                work.cancel.check()  # the signal came as the last item finished
                 status["items"] = report["items"]
                 status["state"] = "failed" if report["failed"] else "done"
             except Cancelled:
@@ -202,8 +192,7 @@ class Watcher:
             except CommandError as error:  # outputs that clash within the project
                 status["state"], status["error"] = "failed", str(error)
             finally:
-                with self._lock:
-                    self._ctx = None
+                work.cancel.close()
         status["finished"] = time.time()
         self.finish(project, status)
 
@@ -249,13 +238,13 @@ def run(args) -> int:
     watcher = Watcher(folder, pool)
     on_signals(watcher.interrupt)
     try:
-        while not watcher.stopping.is_set():
+        while not watcher.cancel.cancelled:
             watcher.scan()
             if args.once:
                 break
-            watcher.stopping.wait(POLL_INTERVAL)  # a signal wakes it at once
+            watcher.cancel.wait(POLL_INTERVAL)  # a signal wakes it at once
     finally:
         pool.close()
-    if watcher.stopping.is_set():
+    if watcher.cancel.cancelled:
         return EXIT_INTERRUPTED
     return EXIT_FAILED if watcher.failed else EXIT_OK

@@ -48,7 +48,9 @@ from protocol.model.document import DocumentError, compact, new_document, size_p
 from protocol.model.frame_spec import FrameSpecError
 from supervisor.engine.commands.registry import COMMANDS, check_params
 from supervisor.errors import CommandError
+from supervisor.work import Work
 from supervisor.engine.commands.render import available as render_available
+from supervisor.engine.footage_reads import check_document
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -87,9 +89,8 @@ class Engine:
         self.identity = secrets.token_hex(8)
         self.project_path: str | None = None
         # Set by the session that owns rendering; None means renders are refused.
-        # Methods: render(engine, params, ctx), stop(engine, params, ctx),
-        # save_frame_as(engine, params, ctx), pre_render(engine, params, ctx),
-        # create_proxy(engine, params, ctx); each returns a JSON dict.
+        # Methods: render, stop, save_frame_as, pre_render, create_proxy, each
+        # (engine, params, work) -> a JSON dict, `work` the caller's Work (or None).
         self.render_service: Any = None
         # Set by a confined session: path_guard(path, mode) with mode "read" or "write" raises
         # an exception whose message says which root rule failed. None: nothing is confined.
@@ -105,7 +106,7 @@ class Engine:
 
     # -- running commands ----------------------------------------------------------------------
 
-    def run(self, command_id: str, params: dict | None = None, ctx: Any = None) -> dict:
+    def run(self, command_id: str, params: dict | None = None, work: Work | None = None) -> dict:
         """Run one engine command; its JSON result, or CommandError with a sentence."""
         cmd = COMMANDS.get(command_id)
         if cmd is None:
@@ -113,11 +114,11 @@ class Engine:
         params = check_params(cmd, params)
         self._guard_paths(cmd, params)
         if cmd.kind == "render":
-            return cmd.handler(self, params, ctx)
+            return cmd.handler(self, params, work)
         with self.lock:
             if cmd.kind != "edit":
-                return _translated(cmd.handler, self, params, ctx)
-            return self.edit(cmd.title, lambda: _translated(cmd.handler, self, params, ctx))
+                return _translated(cmd.handler, self, params, work)
+            return self.edit(cmd.title, lambda: _translated(cmd.handler, self, params, work))
 
     def edit(self, label: str, change: Callable[[], Any]) -> Any:
         """Run `change()`, which edits `doc` in place, as one undo step named `label`, and return
@@ -140,7 +141,7 @@ class Engine:
             return result
 
     def batch(self, steps: Any, stop_on_error: bool = True, atomic: bool = False,
-              ctx: Any = None) -> dict:
+              work: Work | None = None) -> dict:
         """Run steps `[{id, params?}]` in order; `"$N.key"` in a step's params is step N's result
         at `key` (a dotted path: `$0.layer`, `$1.items.0.output`; `$N` alone is the whole result).
 
@@ -159,7 +160,7 @@ class Engine:
             with self.lock:
                 saved = self._state()
                 try:
-                    report = self._run_steps(steps, stop_on_error=True, ctx=ctx)
+                    report = self._run_steps(steps, stop_on_error=True, work=work)
                 except BaseException:  # cancelled mid-batch: all or nothing still holds
                     self._restore(saved)
                     raise
@@ -176,9 +177,9 @@ class Engine:
                     self._push_undo(HistoryStep(f"batch ({labels})", saved["doc"]))
                 report["rolledBack"] = bool(report["failed"])
                 return report
-        return self._run_steps(steps, stop_on_error=stop_on_error, ctx=ctx)
+        return self._run_steps(steps, stop_on_error=stop_on_error, work=work)
 
-    def _run_steps(self, steps: list[dict], stop_on_error: bool, ctx: Any) -> dict:
+    def _run_steps(self, steps: list[dict], stop_on_error: bool, work: Work | None) -> dict:
         results: list[dict] = []
         completed = failed = 0
         for index, step in enumerate(steps):
@@ -187,12 +188,12 @@ class Engine:
                 entry["status"] = "skipped"
                 results.append(entry)
                 continue
-            if ctx is not None:
-                ctx.progress(index, len(steps), step["id"])
-                ctx.check_cancelled()  # a cancel stops the batch between steps
+            if work is not None:
+                work.progress(index, len(steps), step["id"])
+                work.cancel.check()  # a cancel stops the batch between steps
             try:
                 params = resolve_references(step.get("params") or {}, results, index)
-                entry["result"] = self.run(step["id"], params, ctx)
+                entry["result"] = self.run(step["id"], params, work)
                 entry["status"] = "done"
                 completed += 1
             except CommandError as error:
@@ -200,7 +201,7 @@ class Engine:
                 entry["error"] = str(error)
                 failed += 1
             except Exception as error:  # a bug in a command: report the step, keep the batch
-                if ctx is not None and ctx.cancelled.is_set():
+                if work is not None and work.cancel.cancelled:
                     raise  # a step stopped by the call's cancel (a render): nothing to report
                 log.exception("engine command %s failed unexpectedly", step["id"])
                 entry["status"] = "failed"
@@ -228,7 +229,6 @@ class Engine:
             snapshot_id, text = f"{self.identity}:{self.revision}", self.document_text()
         document = json.loads(text)
         if self.confined:
-            from supervisor.engine.footage_reads import check_document
             check_document(self, document)
         return snapshot_id, document
 
@@ -439,11 +439,11 @@ def _strings(value: Any):
             yield from _strings(item)
 
 
-def _translated(handler, engine: Engine, params: dict, ctx: Any) -> dict:
+def _translated(handler, engine: Engine, params: dict, work: Work | None) -> dict:
     """Run a handler, turning the protocol layer's own errors (a bad color, a bad frame spec, a
     document that fails validation) into CommandErrors with the same sentence."""
     try:
-        return handler(engine, params, ctx)
+        return handler(engine, params, work)
     except (DocumentError, FrameSpecError) as error:
         raise CommandError(_sentence(str(error))) from None
 

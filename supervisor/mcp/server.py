@@ -20,13 +20,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
+from protocol.cancel import CANCELLED, Cancelled
 from protocol.wire import jsonrpc, mcp_versions
 from supervisor import __version__
 from supervisor.mcp.lanes import Lane
 from supervisor.mcp.progress import ProgressReporter
 from supervisor.mcp.stdout_writer import LineWriter
-from supervisor.mcp.tools import arguments
-from supervisor.mcp.tools.registry import TOOLS, CallContext, Cancelled, ToolError, ToolResult
+from supervisor.mcp.tools import arguments, engine_tools
+from supervisor.mcp.tools.registry import TOOLS, CallContext, ToolError, ToolResult
+from supervisor.runtime import teardown
 
 log = logging.getLogger("rendervisor.server")
 
@@ -58,20 +60,20 @@ class Call:
     def claim_answer(self) -> bool:
         """True for exactly one caller, and never once the call is cancelled."""
         with self.lock:
-            if self.answered or self.ctx.cancelled.is_set():
+            if self.answered or self.ctx.cancel.cancelled:
                 return False
             self.answered = True
         if self.progress is not None:
             self.progress.finish()
         return True
 
-    def cancel(self) -> None:
+    def cancel(self, reason: str) -> None:
         with self.lock:
             if self.answered:
                 return
         if self.progress is not None:
             self.progress.finish()
-        self.ctx.cancel()
+        self.ctx.cancel.cancel(reason)
 
 
 class Server:
@@ -146,7 +148,7 @@ class Server:
             request_id = message.params.get("requestId")
             call = self.calls.get(request_id) if _hashable(request_id) else None
             if call is not None:
-                call.cancel()
+                call.cancel(CANCELLED)
                 self._call_finished(call, started_only=True)
         # notifications/initialized and others need nothing from us
 
@@ -241,7 +243,7 @@ class Server:
         progress = None
         if isinstance(token, (str, int)) and not isinstance(token, bool):
             progress = ProgressReporter(token, self.writer.send)
-        ctx = CallContext(self.session, request.id,
+        ctx = CallContext(session=self.session, request_id=request.id,
                           report_progress=progress.report if progress else None)
         lane = tool.lane_for(args)
         call = Call(request.id, tool.name, lane, ctx, progress)
@@ -257,7 +259,7 @@ class Server:
     def run_call(self, call: Call, tool: Any, args: dict, modern: bool) -> None:
         call.started = True
         try:
-            if call.ctx.cancelled.is_set() or self.end_reason in ("signal", "stdout closed"):
+            if call.ctx.cancel.cancelled or self.end_reason in ("signal", "stdout closed"):
                 return
             try:
                 value = tool.handler(args, call.ctx)
@@ -299,25 +301,27 @@ class Server:
         return True
 
     def cancel_calls(self, which=lambda call: True) -> None:
+        """Cancel the matching calls, each with the reason the session is ending."""
         with self._calls_changed:
             calls = [call for call in self.calls.values() if which(call)]
         for call in calls:
-            call.cancel()
+            call.cancel(self.end_reason or CANCELLED)
             self._call_finished(call, started_only=True)
 
     def finish(self, join_grace: float, teardown_grace: float) -> None:
-        """Bring in-flight calls to an end as ARCHITECTURE.md says, then return."""
+        """Bring in-flight calls to an end (docs/architecture.md, "The end of a session"), then
+        return."""
         if self.end_reason == "stdin closed":
             # A piped script must complete: renders run to their end and reply; anything else
             # gets JOIN_GRACE, then is torn down like a cancel.
             not_render = lambda call: call.lane != "render"
             if not self.wait_calls(time.monotonic() + join_grace, not_render):
                 self.cancel_calls(not_render)
-                self.wait_calls(time.monotonic() + teardown_grace + EXIT_MARGIN, not_render)
+                self.wait_calls(teardown.kill_deadline(teardown_grace) + EXIT_MARGIN, not_render)
             self.wait_calls(None, lambda call: call.lane == "render")
         else:
             self.cancel_calls()
-            self.wait_calls(time.monotonic() + teardown_grace + EXIT_MARGIN)
+            self.wait_calls(teardown.kill_deadline(teardown_grace) + EXIT_MARGIN)
 
 
 class RequestError(Exception):
@@ -353,12 +357,10 @@ def _hashable(value: Any) -> bool:
 
 
 def _document(session: Any) -> dict:
-    from supervisor.mcp.tools import engine_tools
     return engine_tools.document_resource(session)
 
 
 def _commands(session: Any) -> dict:
-    from supervisor.mcp.tools import engine_tools
     return engine_tools.commands_resource(session)
 
 

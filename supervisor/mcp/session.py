@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from supervisor.confinement.roots import Confinement
+from supervisor.engine.engine import Engine
+from supervisor.render.service import RenderService
+from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
 
 @dataclass
@@ -14,8 +17,8 @@ class Options:
     write_roots: list[str] = field(default_factory=list)
     workers: int = 2
     max_inflight: int = 8
-    join_grace: float = 5.0
-    teardown_grace: float = 1.0
+    join_grace: float = JOIN_GRACE
+    teardown_grace: float = TEARDOWN_GRACE
     log_level: str = "WARNING"
 
 
@@ -25,11 +28,9 @@ class Session:
         self.pool = pool
         self.confinement = Confinement(options.read_roots, options.write_roots)
         self.engine = self._open_engine(options.project)
-        from supervisor.render.service import RenderService
         self.engine.render_service = RenderService(pool)
 
     def _open_engine(self, project: str | None):
-        from supervisor.engine.engine import Engine
         # Only a confined session gets a guard: the engine reads "has a guard" as "confined"
         # (an unsaved project's default outputs are refused then), and --project itself must
         # pass the roots like any path the session touches.

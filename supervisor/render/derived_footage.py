@@ -27,6 +27,7 @@ from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
 from supervisor.render.inputs import find_overwrite
 from supervisor.render.plan import missing_footage, single_item_plan
+from supervisor.work import Work
 
 # Default outputs beside the project (the format adds its extension, a sequence its frame
 # field): never the `[compName].ext` a queue item writes by default.
@@ -35,10 +36,10 @@ PROXY_OUTPUT = "[compName]_proxy"
 PROXY_SCALE = 0.5
 
 
-def pre_render(service, engine, params: dict, ctx: Any) -> dict:
+def pre_render(service, engine, params: dict, work: Work | None) -> dict:
     output = params.get("output", PRE_RENDER_OUTPUT)
     fmt = params.get("format") or (None if "output" in params else "png")
-    comp, path = _render(service, engine, params["comp"], output, fmt, ctx, transparent=True,
+    comp, path = _render(service, engine, params["comp"], output, fmt, work, transparent=True,
                          label="preRender", command="render.preRender",
                          advice="choose another output")
 
@@ -57,9 +58,9 @@ def pre_render(service, engine, params: dict, ctx: Any) -> dict:
             "replacedLayers": replaced}
 
 
-def create_proxy(service, engine, params: dict, ctx: Any) -> dict:
+def create_proxy(service, engine, params: dict, work: Work | None) -> dict:
     # createProxy takes no output, so the advice cannot be to choose another one.
-    comp, path = _render(service, engine, params["comp"], PROXY_OUTPUT, "png", ctx,
+    comp, path = _render(service, engine, params["comp"], PROXY_OUTPUT, "png", work,
                          scale=PROXY_SCALE, label="proxy", command="file.createProxy",
                          advice="re-link that footage with footage.replace, or remove it, "
                                 "then make the proxy again", replaces_proxy=True)
@@ -72,7 +73,8 @@ def create_proxy(service, engine, params: dict, ctx: Any) -> dict:
             "width": footage["width"], "height": footage["height"]}
 
 
-def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx: Any, *,
+def _render(service, engine, comp_ref, output: str | None, fmt: str | None,
+            work: Work | None, *,
             label: str, command: str, advice: str, scale: float = 1.0,
             transparent: bool = False, replaces_proxy: bool = False) -> tuple[dict, str]:
     """Render the whole comp to `output` as the one render; (comp, the output written).
@@ -101,7 +103,7 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
     overwrite = find_overwrite(document, engine.project_path, plan.files(), spare)
     if overwrite is not None:
         raise CommandError(overwrite.sentence(command, advice))
-    report = service.run_plans(engine, snapshot_id, document, [plan], ctx)
+    report = service.run_plans(engine, snapshot_id, document, [plan], work)
     entry = report["items"][0]
     if entry["status"] != "done":
         raise CommandError(entry.get("error") or f"the {label} render was stopped; nothing "

@@ -25,6 +25,7 @@ from typing import Iterable
 
 from protocol.model.sequences import is_pattern, pattern_regex
 from supervisor.confinement.roots import resolve_through_existing, shown
+from supervisor.engine.footage_reads import files_of
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,6 @@ class ProjectInputs:
             self._inodes.setdefault((info.st_dev, info.st_ino), (description, path))
 
     def _add_footage(self, path: str, description: str) -> None:
-        # Imported here: footage_reads imports the command catalog, whose footage commands
-        # import footage_reads, and render_plan (which imports this) may be imported first.
-        from supervisor.engine.footage_reads import files_of
         for file in files_of(path):
             self._add_file(file, description)
         if is_pattern(path):

@@ -10,12 +10,13 @@ option (`max_side`, `--max-side`).
 from __future__ import annotations
 
 from protocol.wire.frames import OUT_OF_MEMORY
-from supervisor.runtime.pool import CancelSignal, JobFailed, Pool
+from protocol.cancel import Cancel
+from supervisor.runtime.pool import DEADLINE, JobFailed, Pool
 from supervisor.render.snapshot_jobs import run_with_snapshot
 
 
 def draw_preview(pool: Pool, snapshot_id: str, document: dict, comp: dict, time: float,
-                 max_side: int, transparent: bool, cancel: CancelSignal | None = None) -> dict:
+                 max_side: int, transparent: bool, cancel: Cancel | None = None) -> dict:
     """{png, width, height, missing} of `comp` at `time`; JobFailed as the pool raised it."""
     worker = pool.acquire("preview", cancel)
     try:
@@ -31,7 +32,7 @@ def why_not_drawn(error: JobFailed, pool: Pool, comp: dict, time: float,
                   size_option: str) -> str:
     """One sentence for a preview that failed with `error`."""
     where = f"comp {comp['name']!r} at {time} s"
-    if error.reason == "deadline":
+    if error.reason == DEADLINE:
         return (f"Drawing {where} took longer than the {pool.preview_deadline:g} s preview "
                 "deadline, so the preview worker was stopped and replaced; simplify the comp "
                 f"(fewer or smaller blurs, less motion blur) or lower {size_option}, then try "

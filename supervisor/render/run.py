@@ -11,7 +11,7 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         └── the item's last chunk: join the video's segments (stream copy) and keep the output
     run() joins the threads, then removes every recorded file of an item not done.
 
-Every chunk job shares the run's one CancelSignal: `stop()` wakes every wait at once, each
+Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
 worker stops at its next frame (or is killed after the teardown grace), and the threads end.
 Files are recorded here, before dispatch, because a killed worker's own record dies with it.
 """
@@ -24,9 +24,10 @@ import threading
 from collections import deque
 from typing import Callable
 
+from protocol.cancel import Cancel
 from protocol.wire.frames import OUT_OF_MEMORY
 from protocol.model.output_names import frame_path
-from supervisor.runtime.pool import CancelSignal, JobFailed, Pool, Worker
+from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.plan import ItemPlan
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.runtime.worker_memory import LIMIT_SETTING
@@ -77,7 +78,7 @@ class RenderRun:
     def __init__(self, pool: Pool, snapshot_id: str, document: dict, plans: list[ItemPlan],
                  on_progress: Callable[[int, int, str], None] | None = None,
                  on_item: Callable[[str, str, float], None] | None = None,
-                 kind: str = "render") -> None:
+                 kind: str = "render", cancel: Cancel | None = None) -> None:
         self.pool = pool
         self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
         self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
@@ -85,8 +86,9 @@ class RenderRun:
         self.items = [ItemRun(plan) for plan in plans]
         self.total = sum(len(item.plan.frames) for item in self.items if not item.finished)
         self.written = 0
-        self.cancel = CancelSignal()
-        self.stopped = False
+        # The render's scope: its caller's (a child of it) or its own (wait:false); every
+        # chunk job waits on it, so one cancel wakes them all.
+        self.cancel = cancel if cancel is not None else Cancel()
         self.ended = threading.Event()
         self.report: dict | None = None
         self._on_progress = on_progress or (lambda written, total, message: None)
@@ -95,6 +97,7 @@ class RenderRun:
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
             for index, chunk in enumerate(item.plan.chunks))
+        self.cancel.on_cancel(self._drop_queue)
 
     @property
     def item_ids(self) -> list[str]:
@@ -102,12 +105,17 @@ class RenderRun:
 
     # -- control --------------------------------------------------------------------------------
 
+    @property
+    def stopped(self) -> bool:
+        return self.cancel.cancelled
+
     def stop(self) -> None:
         """Stop every worker at its next frame; run() then cleans up and returns."""
+        self.cancel.cancel()
+
+    def _drop_queue(self) -> None:
         with self._lock:
-            self.stopped = True
             self._queue.clear()
-        self.cancel.set()
 
     def run(self) -> dict:
         """Render everything; the report {completed, failed, items} once all threads ended."""
@@ -132,7 +140,7 @@ class RenderRun:
                            "items": items}
             return self.report
         finally:
-            self.cancel.close()
+            self.cancel.close()  # a child of its caller's scope lets go of it
             self.ended.set()
 
     # -- one thread per render worker --------------------------------------------------------

@@ -4,7 +4,7 @@ render.preRender and file.createProxy do (supervisor/engine/commands/render*.py 
     renderQueue.render ──► snapshot ──► plan (render/plan.py: refusals, clashes, outputs over
                                              inputs, chunks)
                                    ──► RenderRun (render/run.py: chunks over render workers)
-       wait true:  runs on the calling lane thread, progress and cancel through its ctx
+       wait true:  runs on the calling lane thread, progress and cancel through its Work
        wait false: runs on a thread of its own; renderQueue.stop or Session.close stop it
 
 Only one render runs at a time: `_current` is taken under `_lock` before anything is planned,
@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
 
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import Pool
 from supervisor.render.plan import RenderRefused, plan_render
 from supervisor.render.run import RenderRun
-from supervisor.mcp.tools.registry import Cancelled
+from supervisor.work import Work
+from supervisor.render.derived_footage import create_proxy, pre_render
+from supervisor.render.stills import save_frame_as
 
 log = logging.getLogger("rendervisor.render")
 
@@ -43,23 +44,21 @@ class RenderService:
 
     # -- renderQueue.render ------------------------------------------------------------------
 
-    def render(self, engine, params: dict, ctx: Any) -> dict:
+    def render(self, engine, params: dict, work: Work | None) -> dict:
         wait = params.get("wait", True) is not False
         # A wait:false render's call is answered at once: its progress goes to
         # renderQueue.list, and cancelling that call stops nothing.
-        run = self.start(engine, ctx if wait else None)
+        run = self.start(engine, work if wait else None)
         if not wait:
             threading.Thread(target=self._run_to_end, args=(engine, run), daemon=True,
                              name="render-background").start()
             return {"rendering": run.item_ids}
-        if ctx is not None:
-            ctx.on_cancel(run.stop)
         report = self._run_to_end(engine, run)
-        if ctx is not None and ctx.cancelled.is_set():
-            raise Cancelled()
+        if work is not None:
+            work.cancel.check()  # cancelled: the caller answers nothing
         return report
 
-    def start(self, engine, ctx: Any = None, plans=None, snapshot_id=None,
+    def start(self, engine, work: Work | None = None, plans=None, snapshot_id=None,
               document=None) -> RenderRun:
         """Take the one render slot and plan the render (the queue's items not yet done, or
         the given `plans`); CommandError if a render runs, nothing is queued, or outputs clash."""
@@ -75,7 +74,8 @@ class RenderService:
                 snapshot_id, document = engine.snapshot()
                 plans = self._queue_plans(engine, document)
             run = RenderRun(self.pool, snapshot_id, document, plans,
-                            on_progress=ctx.progress if ctx is not None else None,
+                            on_progress=work.progress if work is not None else None,
+                            cancel=work.cancel.child() if work is not None else None,
                             on_item=(lambda item, status, progress: self._item_changed(
                                 engine, item, status, progress)) if queued else None)
             self._current = run
@@ -147,7 +147,7 @@ class RenderService:
 
     # -- renderQueue.stop, the session's end --------------------------------------------------
 
-    def stop(self, engine, params: dict, ctx: Any) -> dict:
+    def stop(self, engine, params: dict, work: Work | None) -> dict:
         with self._lock:
             run = self._current
         if run is None:
@@ -169,30 +169,25 @@ class RenderService:
 
     # -- the other render commands ------------------------------------------------------------
 
-    def save_frame_as(self, engine, params: dict, ctx: Any) -> dict:
-        from supervisor.render.stills import save_frame_as
-        return save_frame_as(self, engine, params, ctx)
+    def save_frame_as(self, engine, params: dict, work: Work | None) -> dict:
+        return save_frame_as(self, engine, params, work)
 
-    def pre_render(self, engine, params: dict, ctx: Any) -> dict:
-        from supervisor.render.derived_footage import pre_render
-        return pre_render(self, engine, params, ctx)
+    def pre_render(self, engine, params: dict, work: Work | None) -> dict:
+        return pre_render(self, engine, params, work)
 
-    def create_proxy(self, engine, params: dict, ctx: Any) -> dict:
-        from supervisor.render.derived_footage import create_proxy
-        return create_proxy(self, engine, params, ctx)
+    def create_proxy(self, engine, params: dict, work: Work | None) -> dict:
+        return create_proxy(self, engine, params, work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
-                  ctx: Any) -> dict:
+                  work: Work | None) -> dict:
         """Render plans that are not queue items (a pre-render, a proxy) from a snapshot, as
         the one render, blocking, with the caller's progress and cancel; the run's report."""
-        run = self.start(engine, ctx, plans, snapshot_id, document)
-        if ctx is not None:
-            ctx.on_cancel(run.stop)
+        run = self.start(engine, work, plans, snapshot_id, document)
         try:
             report = run.run()
         finally:
             with self._lock:
                 self._current = None
-        if ctx is not None and ctx.cancelled.is_set():
-            raise Cancelled()
+        if work is not None:
+            work.cancel.check()
         return report

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any
 
 from protocol.wire.frames import OUT_OF_MEMORY
 from protocol.model.keyframes import frame_count
@@ -26,12 +25,13 @@ from supervisor.errors import CommandError
 from supervisor.render.inputs import find_overwrite
 from supervisor.render.plan import missing_footage, single_item_plan
 from supervisor.render.run import RenderRun
-from supervisor.mcp.tools.registry import Cancelled
+from supervisor.runtime.pool import DEADLINE
+from supervisor.work import Work
 
 DEFAULT_STILL = "[compName]_[#####].png"
 
 
-def save_frame_as(service, engine, params: dict, ctx: Any) -> dict:
+def save_frame_as(service, engine, params: dict, work: Work | None) -> dict:
     snapshot_id, document = engine.snapshot()
     comp = _comp(document, params.get("comp"))
     time = float(params.get("time", 0.0))
@@ -53,12 +53,11 @@ def save_frame_as(service, engine, params: dict, ctx: Any) -> dict:
         raise CommandError(f"the frame was not saved: comp {comp['name']!r} uses footage that "
                            f"is missing: {', '.join(missing)}; re-link it with footage.replace.")
     plan = single_item_plan("still", comp, "png", path, [number], workers=1)
-    run = RenderRun(service.pool, snapshot_id, document, [plan], kind="preview")
-    if ctx is not None:
-        ctx.on_cancel(run.stop)
+    run = RenderRun(service.pool, snapshot_id, document, [plan], kind="preview",
+                    cancel=work.cancel.child() if work is not None else None)
     report = run.run()
-    if ctx is not None and ctx.cancelled.is_set():
-        raise Cancelled()
+    if work is not None:
+        work.cancel.check()
     entry = report["items"][0]
     if entry["status"] != "done":
         raise CommandError(not_saved(run.items[0], service.pool, comp, time))
@@ -70,7 +69,7 @@ def not_saved(item, pool, comp: dict, time: float) -> str:
     """One sentence for a still that failed (`item`, its RenderRun ItemRun)."""
     where = f"comp {comp['name']!r} at {time} s"
     reason = item.failure.reason if item.failure is not None else None
-    if reason == "deadline":
+    if reason == DEADLINE:
         return (f"the frame was not saved: drawing {where} took longer than the "
                 f"{pool.preview_deadline:g} s preview deadline (comp.saveFrameAs draws on the "
                 "preview worker), so it was stopped and the worker replaced; simplify the comp, "

@@ -38,10 +38,12 @@ import threading
 import time
 from typing import Any, Callable
 
+from protocol.cancel import TIMEOUT, Cancel
 from protocol.wire import frames
 from supervisor.runtime import teardown
 from supervisor.runtime.env_settings import positive_number
 from supervisor.runtime.worker_memory import describe_bytes, worker_memory_limit
+from workers import worker_main
 
 log = logging.getLogger("rendervisor.pool")
 
@@ -62,6 +64,8 @@ STARTUP_DEADLINE = 60.0
 PREVIEW_DEADLINE = 30.0
 # An operator (or a test) may set it instead, in seconds.
 PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
+# JobFailed.reason, and the cancel reason, of a job stopped by the preview deadline.
+DEADLINE = "deadline"
 # The kinds that draw, and so run under the memory limit; shell workers run users' commands.
 DRAWING_KINDS = ("render", "preview")
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
@@ -94,10 +98,16 @@ def describe_exit(exitcode: int | None) -> str:
     return f"exited with code {exitcode}"
 
 
+def stopped_reason(scope: Cancel) -> str:
+    """Why a stopped job failed, as JobFailed.reason: its deadline ("timeout", or DEADLINE for
+    the preview deadline), or "cancelled" however its caller's scope was cancelled."""
+    return scope.reason if scope.reason in (TIMEOUT, DEADLINE) else "cancelled"
+
+
 def stop_message(reason: str | None, deadline: float | None = None) -> str:
-    if reason == "deadline":
+    if reason == DEADLINE:
         return f"the job ran past the {deadline:g} s preview deadline and was stopped"
-    return "the job timed out and was stopped" if reason == "timeout" else "the job was cancelled"
+    return "the job timed out and was stopped" if reason == TIMEOUT else "the job was cancelled"
 
 
 class Worker:
@@ -112,7 +122,6 @@ class Worker:
         self.name = f"{kind} worker {self.number}"
         self.memory_limit = memory_limit
         parent_end, child_end = socket.socketpair()
-        from workers import worker_main  # only to name the target; runs in the child
         self.process = context.Process(target=worker_main.run,
                                        args=(child_end, kind, preload, memory_limit),
                                        name=self.name, daemon=True)
@@ -125,11 +134,18 @@ class Worker:
         self.alive = True
         self.state: dict = {}  # what the supervisor knows this worker caches (its snapshot id)
         self.job_group: int | None = None  # the process group of the running shell command
+        self._wake_lock = threading.Lock()
         # Kept for the worker's life: building an epoll set per job cost more than the job's
         # own round trip. A job adds its cancel pipe for its duration.
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.sock, selectors.EVENT_READ, "frames")
         self.selector.register(self.process.sentinel, selectors.EVENT_READ, "sentinel")
+        # The job's cancel wakes its wait through this pipe (a scope's callback writes a byte);
+        # kept for the worker's life, like the selector, so a job adds no descriptors.
+        self.wake_read, self.wake_write = os.pipe()
+        os.set_blocking(self.wake_read, False)
+        os.set_blocking(self.wake_write, False)
+        self.selector.register(self.wake_read, selectors.EVENT_READ, "cancel")
         self._await_ready()
 
     def _await_ready(self) -> None:
@@ -199,33 +215,28 @@ class Worker:
             self.sock.close()
         except OSError:
             pass
+        with self._wake_lock:
+            for fd in (self.wake_read, self.wake_write):
+                os.close(fd)
+            self.wake_read = self.wake_write = -1
 
-
-class CancelSignal:
-    """A cancel wake-up for one job: a flag and a pipe the job's wait loop selects on."""
-
-    def __init__(self) -> None:
-        self.read_fd, self.write_fd = os.pipe()
-        self.is_set = False
-        self._closed = False
-        self._lock = threading.Lock()
-
-    def set(self) -> None:
+    def wake(self) -> None:
+        """Wake the job's wait (a cancel scope's callback: quick, never blocking)."""
         # Under the lock, so a late cancel never writes to a closed, maybe reused, descriptor.
-        with self._lock:
-            if self.is_set or self._closed:
-                self.is_set = True
-                return
-            self.is_set = True
-            os.write(self.write_fd, b"x")
+        with self._wake_lock:
+            if self.wake_write >= 0:
+                try:
+                    os.write(self.wake_write, b"x")
+                except BlockingIOError:
+                    pass  # already awake: the pipe holds bytes nobody has read yet
 
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            os.close(self.read_fd)
-            os.close(self.write_fd)
+    def drain_wake(self) -> None:
+        with self._wake_lock:
+            try:
+                while os.read(self.wake_read, 4096):
+                    pass
+            except (BlockingIOError, OSError):
+                pass
 
 
 class Pool:
@@ -255,13 +266,26 @@ class Pool:
     def capacity(self, kind: str) -> int | None:
         return {"render": self.render_count, "preview": 1}.get(kind)
 
-    def acquire(self, kind: str, cancel: CancelSignal | None = None) -> Worker:
-        """A free worker of this kind, started if needed; waits while all are busy."""
+    def acquire(self, kind: str, cancel: Cancel | None = None) -> Worker:
+        """A free worker of this kind, started if needed; waits while all are busy (and wakes
+        at once when `cancel` is cancelled)."""
+        # Registered outside the lock: a scope already cancelled runs the callback at once.
+        forget = cancel.on_cancel(self._wake_waiters) if cancel is not None else lambda: None
+        try:
+            return self._acquire(kind, cancel)
+        finally:
+            forget()
+
+    def _wake_waiters(self) -> None:
+        with self._available:
+            self._available.notify_all()
+
+    def _acquire(self, kind: str, cancel: Cancel | None) -> Worker:
         with self._available:
             while True:
                 if self._closed:
                     raise JobFailed("the server is shutting down", "cancelled")
-                if cancel is not None and cancel.is_set:
+                if cancel is not None and cancel.cancelled:
                     raise JobFailed("the call was cancelled", "cancelled")
                 idle = self._idle[kind]
                 while idle and not idle[-1].sound_while_idle():
@@ -359,27 +383,29 @@ class Pool:
 
     # -- running a job ------------------------------------------------------------------------
 
-    def run(self, kind: str, task: str, payload: Any, *, cancel: CancelSignal | None = None,
-            on_progress: Callable[[Any], None] | None = None, timeout: float | None = None,
+    def run(self, kind: str, task: str, payload: Any, *, cancel: Cancel | None = None,
+            on_progress: Callable[[Any], None] | None = None,
             worker: Worker | None = None) -> Any:
         """Run one job on a worker of `kind` and return its result, or raise JobFailed.
 
-        `cancel` wakes the wait at once; `timeout` bounds the job (then it is cancelled the same
-        way, with reason "timeout"). Pass `worker` to run on one already acquired."""
+        `cancel` is the job's scope: cancelling it wakes the wait at once, and its deadline (a
+        shell's timeout) stops the job the same way, with reason "timeout". A preview job also
+        stops at the preview deadline. Pass `worker` to run on one already acquired."""
         own = worker is None
         if own:
             worker = self.acquire(kind, cancel)
+        scope = cancel.child() if cancel is not None else Cancel()
+        if worker.kind == "preview":
+            scope = scope.child(self.preview_deadline, DEADLINE)
         try:
-            return self._run_on(worker, task, payload, cancel, on_progress, timeout)
+            return self._run_on(worker, task, payload, scope, on_progress)
         finally:
+            scope.close()
             if own:
                 self.release(worker)
 
-    def _run_on(self, worker: Worker, task: str, payload: Any, cancel: CancelSignal | None,
-                on_progress: Callable | None, timeout: float | None) -> Any:
-        timeout_reason = "timeout"
-        if worker.kind == "preview" and (timeout is None or self.preview_deadline < timeout):
-            timeout, timeout_reason = self.preview_deadline, "deadline"
+    def _run_on(self, worker: Worker, task: str, payload: Any, scope: Cancel,
+                on_progress: Callable | None) -> Any:
         job_id = next(self.job_ids)
         worker.job_group = None
         try:
@@ -387,21 +413,18 @@ class Pool:
         except (OSError, frames.FrameError) as exc:
             worker.kill()
             raise WorkerDied(f"{worker.name} could not be sent the {task} job: {exc}", "died")
-        started = time.monotonic()
-        last_beat = started
+        last_beat = time.monotonic()
         stopping: str | None = None  # why we are tearing the job down, once we are
         kill_at = None
         held: list[teardown.Held] = []
         selector = worker.selector
-        watching_cancel = cancel is not None
-        if watching_cancel:
-            selector.register(cancel.read_fd, selectors.EVENT_READ, "cancel")
+        forget = scope.on_cancel(worker.wake)
 
         def begin_stop(reason: str) -> None:
             nonlocal stopping, kill_at, held
             stopping = reason
             held = teardown.snapshot(worker.pid, include_root=False)
-            kill_at = time.monotonic() + self.teardown_grace
+            kill_at = teardown.kill_deadline(self.teardown_grace)
             try:
                 worker.send({"kind": "cancel", "id": job_id})
             except OSError:
@@ -411,16 +434,14 @@ class Pool:
             while True:
                 now = time.monotonic()
                 deadlines = [last_beat + self.wedge_deadline]
-                if timeout is not None and stopping is None:
-                    deadlines.append(started + timeout)
+                if scope.deadline is not None and stopping is None:
+                    deadlines.append(scope.deadline)
                 if kill_at is not None:
                     deadlines.append(kill_at)
                 events = selector.select(max(0.0, min(deadlines) - now))
                 for key, _ in events:
-                    if key.data == "cancel" and stopping is None:
-                        selector.unregister(cancel.read_fd)
-                        watching_cancel = False
-                        begin_stop("cancelled")
+                    if key.data == "cancel":
+                        worker.drain_wake()
                     elif key.data == "frames":
                         data = _receive(worker.sock)
                         if not data:
@@ -446,8 +467,8 @@ class Pool:
                         # and the branch above reports the death.
                         return self._died(worker, task, held)
                 now = time.monotonic()
-                if stopping is None and timeout is not None and now >= started + timeout:
-                    begin_stop(timeout_reason)
+                if stopping is None and scope.expire():  # cancelled, or past its deadline
+                    begin_stop(stopped_reason(scope))
                 elif kill_at is not None and now >= kill_at:
                     self._kill_job(worker, held)
                     raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
@@ -461,8 +482,9 @@ class Pool:
             self._kill_job(worker, held or teardown.snapshot(worker.pid, include_root=False))
             raise WorkerDied(f"{worker.name} sent a bad frame and was replaced: {exc}", "died")
         finally:
-            if watching_cancel and worker.alive:
-                selector.unregister(cancel.read_fd)
+            forget()
+            if worker.alive:
+                worker.drain_wake()  # a cancel that came as the job ended must not wake the next
 
     def _finish(self, worker: Worker, frame: dict, stopping: str | None,
                 held: list[teardown.Held]) -> Any:

@@ -18,12 +18,25 @@ from dataclasses import dataclass
 
 import psutil
 
-TEARDOWN_GRACE = 1.0  # seconds between the cooperative cancel and SIGKILL
+# Seconds between a job's cooperative cancel and SIGKILL to its whole tree (`--teardown-grace`).
+# Long enough for a render to finish the frame it is on and a shell's command to act on SIGTERM;
+# short enough that a job that will not stop is gone before anyone waits on it for long.
+TEARDOWN_GRACE = 1.0
+# Seconds the calls still running when stdin ends get before they are torn down like a cancel
+# (`--join-grace`; renders are let finish). Long enough for a piped script's last quick calls,
+# short enough that a host closing the pipe sees the server exit promptly.
+JOIN_GRACE = 5.0
 PR_SET_CHILD_SUBREAPER = 36
 # How long a background reaper keeps trying to collect a killed orphan. SIGKILL is immediate,
 # so this bound only matters on a machine stalled under load; it prevents a reaper thread that
 # waits forever on a pid that is, somehow, not ours.
 REAP_BOUND = 10.0
+
+
+def kill_deadline(grace: float = TEARDOWN_GRACE) -> float:
+    """The monotonic time at which a job cancelled now is killed, tree and all: the one place
+    the grace becomes a deadline."""
+    return time.monotonic() + grace
 
 
 def become_subreaper() -> bool:

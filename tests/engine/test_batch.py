@@ -4,6 +4,9 @@ import copy
 
 import pytest
 
+from protocol.cancel import Cancelled
+from supervisor.work import Work
+
 from supervisor.errors import CommandError
 from tests.helpers.engine_projects import engine_with_comp, engine_with_layers
 
@@ -112,26 +115,23 @@ def test_references_to_later_steps_and_missing_keys_fail_the_step():
 
 
 def test_a_cancelled_atomic_batch_rolls_back_and_a_cancelled_batch_stops_between_steps():
-    from supervisor.mcp.tools.registry import CallContext, Cancelled
-
     engine = engine_with_layers()
     before = copy.deepcopy(engine.doc)
-    ctx = CallContext(session=None)
     seen = []
 
     def progress(done, total, message):
         seen.append((done, total, message))
         if done == 1:
-            ctx.cancelled.set()  # the client cancels while step 0 has run
+            work.cancel.cancel()  # the client cancels while step 0 has run
 
-    ctx.report_progress = progress
+    work = Work(report_progress=progress)
     steps = [{"id": "comp.new", "params": {}}, {"id": "comp.new", "params": {}}]
     with pytest.raises(Cancelled):
-        engine.batch(steps, atomic=True, ctx=ctx)
+        engine.batch(steps, atomic=True, work=work)
     assert engine.doc["comps"] == before["comps"]
     assert seen == [(0, 2, "comp.new"), (1, 2, "comp.new")]
-    ctx.cancelled.clear()
+    work = Work(report_progress=progress)
     seen.clear()
     with pytest.raises(Cancelled):
-        engine.batch(steps, ctx=ctx)
+        engine.batch(steps, work=work)
     assert len(engine.doc["comps"]) == 2  # not atomic: the step that ran stays

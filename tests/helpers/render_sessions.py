@@ -111,7 +111,7 @@ class Recorder:
     def __init__(self, session, on_progress=None) -> None:
         self.events: list[tuple[float, float, str]] = []
         self.on_progress = on_progress
-        self.ctx = CallContext(session, report_progress=self._report)
+        self.ctx = CallContext(session=session, report_progress=self._report)
 
     def _report(self, progress, total, message) -> None:
         self.events.append((progress, total, message))

@@ -14,7 +14,7 @@ def sleep(job):
     import time
     deadline = time.monotonic() + float(job.payload.get("seconds", 1))
     while time.monotonic() < deadline:
-        job.check_cancelled()
+        job.cancel.check()
         time.sleep(0.01)
     return {"slept": True}
 
@@ -84,6 +84,6 @@ def misbehave(job):
         return {"sent": "half a frame"}  # this result disappears into the half frame
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        job.check_cancelled()
+        job.cancel.check()
         time.sleep(0.01)
     return {"survived": True}

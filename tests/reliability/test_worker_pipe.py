@@ -14,9 +14,16 @@ import time
 import psutil
 import pytest
 
+from protocol.cancel import Cancel
 from supervisor.runtime import teardown
 from supervisor.runtime.pool import JobFailed, Pool
 from tests.helpers.process_tree import processes_running
+
+
+def within(seconds: float) -> Cancel:
+    """A job's scope that stops it after `seconds` (a bound on a test that would hang)."""
+    return Cancel(deadline=time.monotonic() + seconds)
+
 
 # A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
 # the production 30 s keeps the test short, and is still many heartbeats (0.5 s) long.
@@ -44,6 +51,18 @@ def gone_within(pids: list[int], seconds: float) -> bool:
     return False
 
 
+def new_zombie_children(before: set[int]) -> list[int]:
+    """Zombie children of this test process that were not zombies already at `before`
+    (zombie_children() taken when the test began). Earlier tests' servers leave their
+    forkservers here as zombies (this process is a subreaper for the in-process pools), which
+    no code under test owns; a test answers only for the ones that appear while it runs."""
+    return [pid for pid in zombie_children() if pid not in before]
+
+
+def zombie_children() -> set[int]:
+    return set(zombies_of_ours([p.pid for p in psutil.Process().children()]))
+
+
 def zombies_of_ours(pids: list[int]) -> list[int]:
     """Zombies we own are a leak too: the subreaper must have reaped them."""
     found = []
@@ -62,7 +81,7 @@ def run_misbehaving(pool: Pool, kind: str, mode: str) -> tuple[JobFailed, list[i
     tree = [worker.pid] + [p.pid for p in psutil.Process(worker.pid).children(recursive=True)]
     try:
         with pytest.raises(JobFailed) as failure:
-            pool.run(kind, "misbehave", {"mode": mode}, worker=worker, timeout=60)
+            pool.run(kind, "misbehave", {"mode": mode}, worker=worker, cancel=within(60))
     finally:
         pool.release(worker)
     return failure.value, tree
@@ -97,7 +116,7 @@ def test_a_result_over_the_frame_limit_fails_its_job_and_the_worker_stays(pool):
     worker = pool.acquire("render")
     try:
         with pytest.raises(JobFailed) as failure:
-            pool.run("render", "misbehave", {"mode": "huge_result"}, worker=worker, timeout=60)
+            pool.run("render", "misbehave", {"mode": "huge_result"}, worker=worker, cancel=within(60))
         assert "could not be sent" in str(failure.value) and "limit" in str(failure.value)
         assert failure.value.reason != "died"
         # The worker refused to send it, so the pipe is intact and the same worker goes on.
@@ -165,14 +184,15 @@ def test_a_command_whose_worker_died_before_naming_it_is_killed_and_reaped(pool)
     # The shell worker's race: its command started, in a session of its own, and the worker
     # died before its pid reached us. The command re-parents to us (the subreaper) unnamed.
     marker = f"61.{os.getpid()}"
+    zombies_before = zombie_children()
     with pytest.raises(JobFailed) as failure:
-        pool.run("shell", "misbehave", {"mode": "orphan", "seconds": marker}, timeout=60)
+        pool.run("shell", "misbehave", {"mode": "orphan", "seconds": marker}, cancel=within(60))
     assert failure.value.reason == "died"
     deadline = time.monotonic() + GONE_WITHIN
     while processes_running(marker) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert processes_running(marker) == [], "the command outlived its worker"
-    assert zombies_of_ours([p.pid for p in psutil.Process().children()]) == []
+    assert new_zombie_children(zombies_before) == []
 
 
 def test_a_worker_that_breaks_its_pipe_while_idle_costs_the_next_job_nothing(pool):
@@ -189,6 +209,7 @@ def test_a_shell_killed_between_two_commands_leaves_neither_running_nor_a_zombie
     # starts between our snapshot of its tree and our kill would be in no snapshot.
     marker = f"0.005{os.getpid()}"
     command = f"while :; do setsid sleep {marker} & sleep {marker}; wait; done"
+    zombies_before = zombie_children()
     for _ in range(20):  # the window is short: many tries make a miss all but certain
         worker = pool.acquire("shell")
         runner = threading.Thread(target=lambda: pytest.raises(
@@ -207,4 +228,4 @@ def test_a_shell_killed_between_two_commands_leaves_neither_running_nor_a_zombie
         time.sleep(0.05)
     assert processes_running(marker) == []
     time.sleep(0.5)
-    assert zombies_of_ours([p.pid for p in psutil.Process().children()]) == []
+    assert new_zombie_children(zombies_before) == []

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from supervisor.errors import CommandError
-from supervisor.mcp.tools.registry import Cancelled
+from protocol.cancel import Cancelled
 from tests.helpers.render_sessions import (Recorder, build_comp, expected_frame, files_in,
                                            heavy_comp, read_png, render_session)
 from workers.compositor import render_frame
@@ -68,7 +68,7 @@ def test_cancel_removes_what_the_render_wrote_and_keeps_finished_items(session, 
     def cancel_midway(progress, total, message):
         seen.append(message)
         if sum(m.startswith(second) for m in seen) == 10:
-            recorder.ctx.cancel()
+            recorder.ctx.cancel.cancel()
 
     recorder = Recorder(session, cancel_midway)
     with pytest.raises(Cancelled):
@@ -182,12 +182,12 @@ def test_a_render_cancelled_inside_a_batch_stops_the_batch_without_a_report(sess
 
     def cancel_at_once(progress, total, message):
         if "frames" in message:  # the render's own progress, not the batch's step report
-            recorder.ctx.cancel()
+            recorder.ctx.cancel.cancel()
 
     recorder = Recorder(session, cancel_at_once)
     with pytest.raises(Cancelled):
         engine.batch([{"id": "renderQueue.list"}, {"id": "renderQueue.render"}],
-                     ctx=recorder.ctx)
+                     work=recorder.ctx)
     assert files_in(tmp_path) == set()
 
 

@@ -46,7 +46,7 @@ def corner(pixels):
 
 def test_previews_of_two_documents_at_one_revision_show_each_its_own(sessions):
     for name, session in sessions.items():
-        result = render_preview({"comp": "Main"}, CallContext(session))
+        result = render_preview({"comp": "Main"}, CallContext(session=session))
         png = base64.b64decode(result.content[0]["data"])
         with av.open(io.BytesIO(png), format="png_pipe") as container:
             pixels = next(container.decode(video=0)).to_ndarray(format="rgba")
@@ -67,6 +67,6 @@ def test_renders_of_two_documents_at_one_revision_show_each_its_own(sessions, tm
     revisions = {session.engine.revision for session in sessions.values()}
     assert len(revisions) == 1
     for name, session in sessions.items():
-        report = session.engine.run("renderQueue.render", {}, CallContext(session))
+        report = session.engine.run("renderQueue.render", {}, CallContext(session=session))
         assert report["completed"] == 1, report
         assert corner(read_png(str(tmp_path / f"{name}_0.png"))) == COLOURS[name], name

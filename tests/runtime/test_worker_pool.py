@@ -9,7 +9,8 @@ import time
 import psutil
 import pytest
 
-from supervisor.runtime.pool import CancelSignal, JobFailed, Pool, WorkerDied
+from protocol.cancel import Cancel
+from supervisor.runtime.pool import JobFailed, Pool, WorkerDied
 
 
 @pytest.fixture
@@ -65,8 +66,8 @@ def test_worker_log_records_are_re_emitted_by_the_supervisors_logging(pool, capl
 
 
 def test_a_cancelled_job_stops_cooperatively_and_the_worker_is_kept(pool):
-    cancel = CancelSignal()
-    threading.Timer(0.3, cancel.set).start()
+    cancel = Cancel()
+    threading.Timer(0.3, cancel.cancel).start()
     worker = pool.acquire("render")
     started = time.monotonic()
     with pytest.raises(JobFailed) as failure:
@@ -76,12 +77,12 @@ def test_a_cancelled_job_stops_cooperatively_and_the_worker_is_kept(pool):
     assert worker.alive  # a cooperative stop keeps the worker
     assert pool.run("render", "noop", 1, worker=worker) == 1
     pool.release(worker)
-    cancel.close()
 
 
 def test_a_job_timeout_is_reported_as_timeout(pool):
     with pytest.raises(JobFailed) as failure:
-        pool.run("render", "sleep", {"seconds": 30}, timeout=0.3)
+        pool.run("render", "sleep", {"seconds": 30},
+                 cancel=Cancel(deadline=time.monotonic() + 0.3))
     assert failure.value.reason == "timeout"
 
 

@@ -54,7 +54,7 @@ def checked_settings(params: dict, comp: dict = COMP_DEFAULTS) -> dict:
 @command("comp.new", "New composition",
          "Add a composition (default 1920x1080, 30 fps, 10 s, black); returns {comp} (its id).",
          SETTINGS)
-def comp_new(engine, params, ctx):
+def comp_new(engine, params, work):
     doc = engine.doc
     settings = checked_settings(params)
     name = settings.pop("name", None) or numbered_name("Comp", {c["name"] for c in doc["comps"]})
@@ -67,7 +67,7 @@ def comp_new(engine, params, ctx):
          "Change a comp's name, size, frame rate, duration, background or motion blur. Layers "
          "keep their times in seconds.",
          {"comp": COMP_REF, **SETTINGS, "motionBlur": MOTION_BLUR}, required=("comp",))
-def comp_set(engine, params, ctx):
+def comp_set(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     comp.update(checked_settings(params, comp))
     if "motionBlur" in params:
@@ -89,7 +89,7 @@ def comp_set(engine, params, ctx):
          "Remove a comp. Refused while a precomp layer shows it or a render queue item renders "
          "it, naming them, so nothing is left pointing at nothing.",
          {"comp": COMP_REF}, required=("comp",))
-def comp_remove(engine, params, ctx):
+def comp_remove(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     users = [f"layer {layer['name']!r} of comp {other['name']!r}"
@@ -109,7 +109,7 @@ def comp_remove(engine, params, ctx):
          {"comp": COMP_REF, "name": {"type": "string", "description": "the copy's name "
                                      "(default: the original's name and a number)"}},
          required=("comp",))
-def comp_duplicate(engine, params, ctx):
+def comp_duplicate(engine, params, work):
     doc = engine.doc
     original = find_comp(doc, params["comp"])
     copy_ = copy.deepcopy(original)
@@ -132,5 +132,5 @@ def comp_duplicate(engine, params, ctx):
 @command("comp.list", "List compositions",
          "Every comp with its size, frame rate, duration, frame count and layer count.",
          kind="read")
-def comp_list(engine, params, ctx):
+def comp_list(engine, params, work):
     return {"comps": [comp_summary(comp) for comp in engine.doc["comps"]]}

@@ -15,7 +15,7 @@ STEPS = {"type": "integer", "description": "how many steps (default 1)"}
 @command("edit.undo", "Undo",
          "Undo the last edit (or the last `steps` edits); returns what was undone.",
          {"steps": STEPS}, kind="history")
-def edit_undo(engine, params, ctx):
+def edit_undo(engine, params, work):
     undone = engine.undo(params.get("steps", 1))
     return {"undone": undone, "revision": engine.revision, **_depth(engine)}
 
@@ -23,7 +23,7 @@ def edit_undo(engine, params, ctx):
 @command("edit.redo", "Redo",
          "Redo the last undone edit (or `steps` of them); returns what was redone.",
          {"steps": STEPS}, kind="history")
-def edit_redo(engine, params, ctx):
+def edit_redo(engine, params, work):
     redone = engine.redo(params.get("steps", 1))
     return {"redone": redone, "revision": engine.revision, **_depth(engine)}
 
@@ -31,7 +31,7 @@ def edit_redo(engine, params, ctx):
 @command("edit.history", "Undo history",
          "The steps that edit.undo would undo (most recent first) and edit.redo would redo.",
          kind="read")
-def edit_history(engine, params, ctx):
+def edit_history(engine, params, work):
     return engine.history()
 
 

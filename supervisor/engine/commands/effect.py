@@ -39,7 +39,7 @@ def _layer(engine, params):
          {"comp": COMP_REF, "layer": LAYER_REF,
           "effect": {"type": "string", "enum": list(EFFECTS)}, "params": PARAMS},
          required=("comp", "layer", "effect"))
-def effect_add(engine, params, ctx):
+def effect_add(engine, params, work):
     layer = _layer(engine, params)
     effect = new_effect(engine.doc, params["effect"],
                         _checked_params(params["effect"], params.get("params") or {}))
@@ -53,7 +53,7 @@ def effect_add(engine, params, ctx):
          {"comp": COMP_REF, "layer": LAYER_REF, "effect": EFFECT_REF, "params": PARAMS,
           "enabled": {"type": "boolean"}},
          required=("comp", "layer", "effect"))
-def effect_set(engine, params, ctx):
+def effect_set(engine, params, work):
     layer = _layer(engine, params)
     effect = find_effect(layer, params["effect"])
     effect["params"].update(_checked_params(effect["effect"], params.get("params") or {}))
@@ -66,7 +66,7 @@ def effect_set(engine, params, ctx):
          "Remove an effect from a layer.",
          {"comp": COMP_REF, "layer": LAYER_REF, "effect": EFFECT_REF},
          required=("comp", "layer", "effect"))
-def effect_remove(engine, params, ctx):
+def effect_remove(engine, params, work):
     layer = _layer(engine, params)
     effect = find_effect(layer, params["effect"])
     layer["effects"].remove(effect)

@@ -57,7 +57,7 @@ def import_footage(engine, path: str, name: str | None = None,
          {"path": PATH, "name": {"type": "string", "description": "the item's name (default: the "
                                  "file name)"}, "frameRate": FRAME_RATE},
          required=("path",))
-def footage_import(engine, params, ctx):
+def footage_import(engine, params, work):
     footage, new = import_footage(engine, params["path"], params.get("name"),
                                   params.get("frameRate"))
     return {"footage": footage["id"], "new": new, **footage_summary(footage)}
@@ -66,7 +66,7 @@ def footage_import(engine, params, ctx):
 @command("footage.list", "List footage",
          "Every footage item with its file, kind and size; items whose file is gone have "
          "missing: true.", kind="read")
-def footage_list(engine, params, ctx):
+def footage_list(engine, params, work):
     items = [footage_summary(f) for f in engine.doc["footage"]]
     result = {"footage": items}
     missing = [item["name"] for item in items if item.get("missing")]
@@ -80,7 +80,7 @@ def footage_list(engine, params, ctx):
          "file.",
          {"footage": FOOTAGE_REF, "path": PATH, "frameRate": FRAME_RATE},
          required=("footage", "path"))
-def footage_replace(engine, params, ctx):
+def footage_replace(engine, params, work):
     footage = find_footage(engine.doc, params["footage"])
     fields = probed(engine, params["path"], params.get("frameRate"))
     for key in ("frameRate", "duration", "frameCount", "firstFrame"):
@@ -93,7 +93,7 @@ def footage_replace(engine, params, ctx):
          "Remove a footage item. Refused while a layer shows it, naming the layers; a comp using "
          "it as its proxy stops doing so.",
          {"footage": FOOTAGE_REF}, required=("footage",))
-def footage_remove(engine, params, ctx):
+def footage_remove(engine, params, work):
     doc = engine.doc
     footage = find_footage(doc, params["footage"])
     users = [f"{layer['name']!r} in comp {comp['name']!r}" for comp in doc["comps"]

@@ -86,7 +86,7 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
          required=("comp", "type"))
-def layer_add(engine, params, ctx):
+def layer_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     kind = params["type"]
@@ -123,7 +123,7 @@ def layer_add(engine, params, ctx):
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
           **CONTENT_PARAMS},
          required=("comp", "layer"))
-def layer_set(engine, params, ctx):
+def layer_set(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     layer = find_layer(comp, params["layer"])
@@ -142,7 +142,7 @@ def layer_set(engine, params, ctx):
          "The layer's whole stored form: attributes, transform and content (animated properties "
          "with their keys), effects.",
          {"comp": COMP_REF, "layer": LAYER_REF}, required=("comp", "layer"), kind="read")
-def layer_get(engine, params, ctx):
+def layer_get(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     return {"index": comp["layers"].index(layer) + 1, **copy.deepcopy(layer)}
@@ -151,7 +151,7 @@ def layer_get(engine, params, ctx):
 @command("layer.remove", "Remove a layer",
          "Remove a layer; layers parented to it lose their parent.",
          {"comp": COMP_REF, "layer": LAYER_REF}, required=("comp", "layer"))
-def layer_remove(engine, params, ctx):
+def layer_remove(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     comp["layers"].remove(layer)
@@ -167,7 +167,7 @@ def layer_remove(engine, params, ctx):
          "Copy a layer (keys, effects and all; new ids) just above the original; returns {layer}.",
          {"comp": COMP_REF, "layer": LAYER_REF, "name": {"type": "string"}},
          required=("comp", "layer"))
-def layer_duplicate(engine, params, ctx):
+def layer_duplicate(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     original = find_layer(comp, params["layer"])
@@ -187,7 +187,7 @@ def layer_duplicate(engine, params, ctx):
          {"comp": COMP_REF, "layer": LAYER_REF,
           "index": {"type": "integer", "description": "the new 1-based index"}},
          required=("comp", "layer", "index"))
-def layer_move(engine, params, ctx):
+def layer_move(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     index = params["index"]
@@ -204,7 +204,7 @@ def layer_move(engine, params, ctx):
          "A comp's layers from the top (index 1) down, with their type, timing, transform and "
          "content; animated properties show their first value and key count.",
          {"comp": COMP_REF}, required=("comp",), kind="read")
-def layer_list(engine, params, ctx):
+def layer_list(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     return {"comp": comp["id"], "layers": [layer_summary(comp, layer)
                                            for layer in comp["layers"]]}

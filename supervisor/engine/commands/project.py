@@ -23,7 +23,7 @@ from supervisor.engine.project_file import ProjectFileError, read_project, write
          "closed without saving and the undo history starts afresh.",
          {"name": {"type": "string", "description": "the project's name (default Untitled)"}},
          kind="history")
-def project_new(engine, params, ctx):
+def project_new(engine, params, work):
     engine.replace_document(new_document(params.get("name", "Untitled")), None)
     return project_info(engine)
 
@@ -34,7 +34,7 @@ def project_new(engine, params, ctx):
          "be refused at render are named in warnings.",
          {"path": described(READ_PATH, "the project file")}, required=("path",),
          kind="history")
-def project_open(engine, params, ctx):
+def project_open(engine, params, work):
     engine.check_path(params["path"], "read")  # as given: confinement refuses relative paths
     path = os.path.abspath(params["path"])
     try:
@@ -71,7 +71,7 @@ def refused_codec_options(doc: dict) -> list[str]:
          "on (relative render outputs resolve against its folder).",
          {"path": described(WRITE_PATH, "where to save (default: the project's own file)")},
          kind="read")
-def project_save(engine, params, ctx):
+def project_save(engine, params, work):
     target = params.get("path")
     if target is None:
         if engine.project_path is None:
@@ -96,5 +96,5 @@ def project_save(engine, params, ctx):
          "The project's name, file, whether it has unsaved changes, its revision, counts of comps, "
          "footage and queue items, undo and redo depth, and any missing footage.",
          kind="read")
-def project_information(engine, params, ctx):
+def project_information(engine, params, work):
     return project_info(engine)

@@ -52,7 +52,7 @@ def _checked(prop: PropertyRef, path: str, value):
          'animation {"keys": [{time, value, interpolation?}, ...]}.',
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "value": VALUE},
          required=("comp", "layer", "path", "value"))
-def prop_set(engine, params, ctx):
+def prop_set(engine, params, work):
     layer, prop = _property(engine, params)
     try:
         prop.container[prop.key] = check_property(prop.kind, params["value"], params["path"],
@@ -69,7 +69,7 @@ def prop_set(engine, params, ctx):
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME, "value": VALUE,
           "interpolation": INTERPOLATION},
          required=("comp", "layer", "path", "time", "value"))
-def prop_add_key(engine, params, ctx):
+def prop_add_key(engine, params, work):
     layer, prop = _property(engine, params)
     path = params["path"]
     if not prop.animatable:
@@ -106,7 +106,7 @@ def prop_add_key(engine, params, ctx):
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME,
           "index": {"type": "integer", "description": "the key's 1-based index"}},
          required=("comp", "layer", "path"))
-def prop_remove_key(engine, params, ctx):
+def prop_remove_key(engine, params, work):
     layer, prop = _property(engine, params)
     path = params["path"]
     if ("time" in params) == ("index" in params):
@@ -138,7 +138,7 @@ def prop_remove_key(engine, params, ctx):
          "animated properties also return their keys.",
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME},
          required=("comp", "layer", "path"), kind="read")
-def prop_get(engine, params, ctx):
+def prop_get(engine, params, work):
     layer, prop = _property(engine, params)
     time = params.get("time", 0.0)
     result = {"path": params["path"], "time": time, "value": value_at(prop.value, time),

@@ -2,7 +2,7 @@
 
 A command family module (project.py, comp.py, layer.py, ...) declares its commands with
 `@command(...)`; importing `supervisor.engine.commands` imports every family, so `COMMANDS` then
-holds the whole catalog. A handler is `handler(engine, params, ctx) -> dict`, run by `Engine.run`
+holds the whole catalog. A handler is `handler(engine, params, work) -> dict`, run by `Engine.run`
 (supervisor/engine/engine.py), which takes the document lock and records the undo step; the handler
 itself only edits `engine.doc` and returns its JSON result, or raises CommandError.
 
@@ -63,7 +63,7 @@ COMMANDS: dict[str, Command] = {}
 
 def command(id: str, title: str, description: str, properties: dict | None = None,
             required: tuple = (), kind: str = "edit") -> Callable:
-    """Register `handler(engine, params, ctx)` as the engine command `id`."""
+    """Register `handler(engine, params, work)` as the engine command `id`."""
     if kind not in KINDS:
         raise ValueError(f"command {id}: kind must be one of {KINDS}")
 

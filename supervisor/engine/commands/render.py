@@ -3,15 +3,17 @@ render_queue.py, renderQueue.render and renderQueue.stop).
 
 Rendering is the session's render service (another part of the supervisor), not the engine:
 these commands only declare their params and hand the call to
-`engine.render_service.<method>(engine, params, ctx)`, with `ctx` the tool call's context (or
-None) so progress and cancellation reach the render. They run without the document lock; the
-service takes `engine.snapshot()` when it starts.
+`engine.render_service.<method>(engine, params, work)`, with `work` the caller's Work
+(supervisor/work.py: its cancel scope and progress; or None), so progress and cancellation
+reach the render. They run without the document lock; the service takes `engine.snapshot()`
+when it starts.
 """
 
 from __future__ import annotations
 
 from protocol.model.output_formats import FORMATS
 from supervisor.engine.commands.registry import COMP_REF, OUTPUT_PATH, command, described
+from supervisor.engine.commands.render_guard import check_render
 from supervisor.errors import CommandError
 
 NOT_AVAILABLE = "rendering is not available in this session"
@@ -22,11 +24,11 @@ SERVICE_METHODS: dict[str, str] = {}
 
 def render_command(id: str, title: str, description: str, properties: dict | None = None,
                    required: tuple = (), *, method: str) -> None:
-    """Declare a command carried out by `engine.render_service.<method>(engine, params, ctx)`."""
+    """Declare a command carried out by `engine.render_service.<method>(engine, params, work)`."""
     SERVICE_METHODS[id] = method
 
-    def handler(engine, params, ctx):
-        return delegate(engine, id, params, ctx)
+    def handler(engine, params, work):
+        return delegate(engine, id, params, work)
 
     command(id, title, description, properties, required, kind="render")(handler)
 
@@ -37,18 +39,16 @@ def available(engine, command_id: str) -> bool:
     return engine.render_service is not None and callable(method)
 
 
-def delegate(engine, command_id: str, params: dict, ctx) -> dict:
-    from supervisor.engine.render_guard import check_render  # it imports the command catalog
-
+def delegate(engine, command_id: str, params: dict, work) -> dict:
     # A confined session refuses footage outside the roots (a worker knows no roots) and
-    # outputs outside them before the service starts anything (supervisor/engine/render_guard.py).
+    # outputs outside them before the service starts anything (render_guard.py).
     check_render(engine, command_id, params)
     if engine.render_service is None:
         raise CommandError(NOT_AVAILABLE + "; use rendervisor mcp or rendervisor render.")
     if not available(engine, command_id):
         raise CommandError(f"{command_id} is not available in this session: its renderer "
                            "cannot do it yet.")
-    return getattr(engine.render_service, SERVICE_METHODS[command_id])(engine, params, ctx)
+    return getattr(engine.render_service, SERVICE_METHODS[command_id])(engine, params, work)
 
 
 render_command(

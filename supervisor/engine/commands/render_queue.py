@@ -84,7 +84,7 @@ def _codec_options(options, format: str, owner: str) -> dict:
          "prores, vp9, gif), frames, skipExisting and encoder options. Returns {item, output} "
          "with output resolved to an absolute path or pattern.",
          {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
-def queue_add(engine, params, ctx):
+def queue_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     format = _format(params.get("output"), params.get("format"))
@@ -104,7 +104,7 @@ def queue_add(engine, params, ctx):
          "Change a queue item's comp, output, format, frames, skipExisting or codecOptions; the "
          "item is queued again.",
          {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
-def queue_set(engine, params, ctx):
+def queue_set(engine, params, work):
     doc = engine.doc
     item = find_item(doc, params["item"])
     comp = find_comp(doc, params.get("comp", item["comp"]))
@@ -139,13 +139,13 @@ def queue_set(engine, params, ctx):
 @command("renderQueue.list", "List the render queue",
          "The queue's items in order, with comp, output, format, frames, status (queued, "
          "rendering, done, failed, stopped) and progress while rendering.", kind="read")
-def queue_list(engine, params, ctx):
+def queue_list(engine, params, work):
     return {"items": [item_summary(engine, item) for item in engine.doc["renderQueue"]]}
 
 
 @command("renderQueue.remove", "Remove a queued render",
          "Remove an item from the render queue.", {"item": ITEM_REF}, required=("item",))
-def queue_remove(engine, params, ctx):
+def queue_remove(engine, params, work):
     item = find_item(engine.doc, params["item"])
     engine.doc["renderQueue"].remove(item)
     return {"removed": item["id"]}
@@ -154,7 +154,7 @@ def queue_remove(engine, params, ctx):
 @command("renderQueue.duplicate", "Duplicate a queued render",
          "A verbatim copy of an item (same comp, output, format, frames, options; a new id), "
          "queued just after it.", {"item": ITEM_REF}, required=("item",))
-def queue_duplicate(engine, params, ctx):
+def queue_duplicate(engine, params, work):
     doc = engine.doc
     original = find_item(doc, params["item"])
     copy_ = new_queue_item(doc, original["comp"], original["output"], original["format"],
@@ -169,7 +169,7 @@ def queue_duplicate(engine, params, ctx):
          "The output formats: extension, whether it is an image sequence, codec, alpha, "
          "profiles, default codec options, and the codecOptions each accepts with the shape "
          "of their values.", kind="read")
-def queue_formats(engine, params, ctx):
+def queue_formats(engine, params, work):
     return {"formats": [{**entry, "codecOptions": accepted_options(entry["format"])}
                         for entry in formats_listing()]}
 

@@ -116,7 +116,7 @@ def command_batch(args: dict, ctx: CallContext) -> dict:
     stop_on_error = args.get("stop_on_error", True)
     try:
         return _engine(ctx).batch(args["steps"], stop_on_error=bool(stop_on_error),
-                                  atomic=bool(args.get("atomic", False)), ctx=ctx)
+                                  atomic=bool(args.get("atomic", False)), work=ctx)
     except CommandError as error:
         raise ToolError(str(error)) from None
 

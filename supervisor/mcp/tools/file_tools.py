@@ -21,7 +21,6 @@ import difflib
 import fnmatch
 import os
 import stat
-import time
 
 from supervisor.confinement.checked_files import open_folder, open_to_read, replace_in_folder
 from supervisor.confinement.roots import ConfinementError
@@ -298,11 +297,11 @@ def search_files(args, ctx):
     pattern = args.get("pattern")
     content = compile_pattern(args["content"]) if args.get("content") else None
     limit = args.get("max_results", 100)
-    ends = time.monotonic() + SEARCH_DEADLINE
+    search = ctx.cancel.child(SEARCH_DEADLINE)
 
     def out_of_time() -> bool:
-        ctx.check_cancelled()  # a cancel ends the search here, and nothing is answered
-        return time.monotonic() >= ends
+        ctx.cancel.check()  # the call's cancel ends the search here, and nothing is answered
+        return search.expire()  # the search's own deadline ends it with what it found
 
     results: list[dict] = []
     cut: dict[str, int] = {}  # file -> lines searched in their start only
@@ -351,6 +350,7 @@ def search_files(args, ctx):
                     return answer(True)
     finally:
         os.close(root_fd)
+        search.close()
     return answer(False)
 
 

@@ -16,9 +16,10 @@ import threading
 
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
-from supervisor.runtime.pool import CancelSignal, JobFailed
+from supervisor.runtime.pool import JobFailed
 from supervisor.render.preview_jobs import draw_preview, why_not_drawn
-from supervisor.mcp.tools.registry import Cancelled, ToolError, ToolResult, tool
+from supervisor.mcp.tools.registry import ToolError, ToolResult, tool
+from protocol.cancel import Cancelled
 
 CACHE_SIZE = 16  # previews are a few hundred KB each; 16 covers scrubbing back and forth
 DEFAULT_MAX_SIDE = 960
@@ -93,14 +94,10 @@ def render_preview(args, ctx):
 
 def _render(ctx, document, snapshot_id, comp, time, max_side, transparent) -> dict:
     pool = ctx.session.pool
-    cancel = CancelSignal()
-    ctx.on_cancel(cancel.set)
     try:
         return draw_preview(pool, snapshot_id, document, comp, time, max_side, transparent,
-                            cancel)
+                            ctx.cancel)
     except JobFailed as exc:
-        if ctx.cancelled.is_set():
-            raise Cancelled() from None
+        if ctx.cancel.cancelled:
+            raise Cancelled(ctx.cancel.reason) from None
         raise ToolError(why_not_drawn(exc, pool, comp, time, "max_side")) from None
-    finally:
-        cancel.close()

@@ -9,25 +9,23 @@ tool module, so `TOOLS` then holds the whole catalog. A handler is a plain funct
 - a `ToolResult`: content blocks as they are (images, text);
 - a str: one text block.
 
-It raises `ToolError` with a sentence a person can act on for a failure; any other exception is
-caught by the front door and reported as an isError result without a traceback.
+It raises `ToolError` with a sentence a person can act on for a failure, and
+protocol/cancel.py's `Cancelled` when its call was cancelled (nothing is sent then); any other
+exception is caught by the front door and reported as an isError result without a traceback.
 
 Never block the reader thread from here: handlers only ever run on lane threads.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
+
+from supervisor.work import Work
 
 
 class ToolError(Exception):
     """A tool failed in a way the caller can act on; the message is the whole report."""
-
-
-class Cancelled(Exception):
-    """The call was cancelled (notifications/cancelled, stdin EOF, a signal); nothing is sent."""
 
 
 @dataclass
@@ -92,41 +90,9 @@ def tool(name: str, title: str, description: str, properties: dict, required: tu
 
 
 @dataclass
-class CallContext:
-    """What a running tool call may use: the session, its cancel flag, and progress."""
+class CallContext(Work):
+    """What a running tool call may use: its Work (cancel scope, progress), the session, and
+    the request id it answers."""
 
-    session: Any
+    session: Any = None
     request_id: Any = None
-    cancelled: threading.Event = field(default_factory=threading.Event)
-    report_progress: Callable[[float, float | None, str | None], None] | None = None
-    _on_cancel: list = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def progress(self, progress: float, total: float | None = None,
-                 message: str | None = None) -> None:
-        """Report progress; a no-op unless the caller sent a progressToken. Rate limiting and
-        strict monotonicity are enforced by the front door, so call it as often as is natural."""
-        if self.report_progress is not None:
-            self.report_progress(progress, total, message)
-
-    def on_cancel(self, callback: Callable[[], None]) -> None:
-        """Run `callback` when the call is cancelled (at once if it already is): how a wait on a
-        worker, a lock or a condition is woken rather than polled."""
-        with self._lock:
-            if not self.cancelled.is_set():
-                self._on_cancel.append(callback)
-                return
-        callback()
-
-    def cancel(self) -> None:
-        with self._lock:
-            if self.cancelled.is_set():
-                return
-            self.cancelled.set()
-            callbacks, self._on_cancel = self._on_cancel, []
-        for callback in callbacks:
-            callback()
-
-    def check_cancelled(self) -> None:
-        if self.cancelled.is_set():
-            raise Cancelled()

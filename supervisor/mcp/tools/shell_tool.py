@@ -7,8 +7,9 @@ from __future__ import annotations
 import time
 
 from supervisor.confinement.roots import ConfinementError
-from supervisor.runtime.pool import CancelSignal, JobFailed
-from supervisor.mcp.tools.registry import Cancelled, ToolError, tool
+from supervisor.runtime.pool import JobFailed
+from supervisor.mcp.tools.registry import ToolError, tool
+from protocol.cancel import TIMEOUT, Cancelled
 
 DEFAULT_TIMEOUT = 120.0
 MAX_TIMEOUT = 600.0
@@ -78,8 +79,8 @@ def shell(args, ctx):
             lines_seen += len(lines)
             ctx.progress(lines_seen, None, lines[-1])
 
-    cancel = CancelSignal()
-    ctx.on_cancel(cancel.set)
+    # The command's own scope: the call's cancel reaches it, and its timeout is its deadline.
+    command = ctx.cancel.child(timeout)
     started = time.monotonic()
     timed_out = False
     exit_code = None
@@ -88,16 +89,16 @@ def shell(args, ctx):
             "shell", "shell",
             {"command": args["command"], "cwd": args.get("cwd"), "env": env,
              "stdin": args.get("stdin")},
-            cancel=cancel, on_progress=on_output, timeout=timeout)
+            cancel=command, on_progress=on_output)
         exit_code = value["exit_code"]
     except JobFailed as exc:
-        if exc.reason == "cancelled" and ctx.cancelled.is_set():
-            raise Cancelled() from None
-        if exc.reason != "timeout":
+        if ctx.cancel.cancelled:
+            raise Cancelled(ctx.cancel.reason) from None
+        if exc.reason != TIMEOUT:
             raise ToolError(f"The shell command did not finish: {exc}.") from None
         timed_out = True
     finally:
-        cancel.close()
+        command.close()
     return {"exit_code": exit_code, "stdout": streams["stdout"].text(),
             "stderr": streams["stderr"].text(), "timed_out": timed_out,
             "duration_s": round(time.monotonic() - started, 3)}
