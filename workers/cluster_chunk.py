@@ -1,5 +1,5 @@
 """A render chunk as a Dask task: render it in the Dask worker, return the encoded result as
-bytes, so a cluster's nodes need no shared disk (ARCHITECTURE.md, "Beyond one machine").
+bytes, so a cluster's nodes need no shared disk (docs/farm.md, "--cluster").
 
 The chunk is rendered by the very code a local render worker runs (workers/chunk_task.py), into
 a private temporary folder of the Dask worker, with the chunk's own token; the files it wrote

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.cancel import Cancel
+from protocol.wire.frames import PROGRESS
 from workers.channel import Channel
 
 
@@ -24,4 +25,4 @@ class Job:
     cancel: Cancel = field(default_factory=Cancel)
 
     def progress(self, data: Any) -> None:
-        self.channel.send({"kind": "progress", "id": self.id, "data": data})
+        self.channel.send({"kind": PROGRESS, "id": self.id, "data": data})

@@ -4,17 +4,18 @@ The supervisor sends the document with a job only when this worker does not hold
 yet (once per snapshot, not once per job); later jobs name the snapshot's id alone. The id is
 the engine's (`Engine.snapshot`): its identity and revision, so two projects at one revision,
 rendered one after the other on this worker, are two snapshots. A worker that was replaced
-since holds nothing, and says so with a `snapshot-missing` error, on which the supervisor sends
+since holds nothing, and says so with a SNAPSHOT_MISSING error, on which the supervisor sends
 the document again.
 """
 
 from __future__ import annotations
 
+from protocol.wire.frames import SNAPSHOT_MISSING
 from workers.tasks import TaskError
 
 
 class SnapshotMissing(TaskError):
-    pass
+    type = SNAPSHOT_MISSING
 
 
 _held: dict = {"snapshot": None, "document": None}

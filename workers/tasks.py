@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from typing import Callable
 
+from protocol.wire.frames import TASK_ERROR
+
 TASKS: dict[str, Callable] = {}
 
 
 class TaskError(Exception):
-    """A task failed in a way the caller can act on; the message is the report."""
+    """A task failed in a way the caller can act on; the message is the report, and `type`
+    (one of protocol/wire/frames.py's ERROR_TYPES) what kind of failure it is."""
+
+    type = TASK_ERROR
 
 
 def task(name: str) -> Callable:

@@ -23,7 +23,8 @@ import threading
 import time
 
 from protocol.cancel import Cancelled
-from protocol.wire.frames import OUT_OF_MEMORY, FrameError
+from protocol.wire import frames
+from protocol.wire.frames import FrameError
 from workers.channel import Channel
 from workers.job import Job
 from workers.tasks import TASKS, TaskError
@@ -64,7 +65,7 @@ class FrameLogHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            self.channel.send({"kind": "log", "record": {
+            self.channel.send({"kind": frames.LOG, "record": {
                 "name": record.name, "levelno": record.levelno, "levelname": record.levelname,
                 "msg": record.getMessage(), "args": None, "created": record.created,
                 "process": record.process, "processName": record.processName,
@@ -123,7 +124,7 @@ def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...],
     if kind == "shell":
         become_subreaper()
     state = WorkerState(channel)
-    channel.send({"kind": "ready", "pid": os.getpid()})
+    channel.send({"kind": frames.READY, "pid": os.getpid()})
     threading.Thread(target=_take_turns, args=(state,), daemon=True, name="turns").start()
     _take_turns(state)
 
@@ -158,11 +159,11 @@ def _read_until_job(state: WorkerState) -> Job | None:
         frame = state.channel.receive()
         if frame is None:
             return None
-        if frame["kind"] == "job":
+        if frame["kind"] == frames.JOB:
             job = Job(frame["id"], frame["task"], frame.get("payload"), state.channel)
             state.current[job.id] = job
             return job
-        if frame["kind"] == "cancel":
+        if frame["kind"] == frames.CANCEL:
             job = state.current.get(frame["id"])
             if job is not None:
                 job.cancel.cancel()
@@ -176,33 +177,32 @@ def _run(job: Job, state: WorkerState) -> None:
         if function is None:
             raise TaskError(f"this worker has no task named {job.task!r}")
         value = function(job)
-        reply = {"kind": "result", "id": job.id, "value": value}
+        reply = frames.result(job.id, value)
     except Cancelled:
-        reply = {"kind": "error", "id": job.id, "type": "cancelled",
-                 "message": "the job was cancelled"}
+        reply = frames.error(job.id, frames.CANCELLED, "the job was cancelled")
     except TaskError as exc:
-        reply = {"kind": "error", "id": job.id, "type": "task", "message": str(exc)}
+        reply = frames.error(job.id, exc.type, str(exc))
     except MemoryError:
         # Whatever the job held is freed by now (the exception unwound it), so the reply can
         # still be built; the supervisor names the limit and replaces this worker.
-        reply = {"kind": "error", "id": job.id, "type": OUT_OF_MEMORY,
-                 "message": f"the {job.task} task ran out of memory"}
+        reply = frames.error(job.id, frames.OUT_OF_MEMORY,
+                             f"the {job.task} task ran out of memory")
     except Exception as exc:
         logging.getLogger("rendervisor.worker").exception("task %s failed", job.task)
-        reply = {"kind": "error", "id": job.id, "type": "internal",
-                 "message": f"the {job.task} task failed inside the worker: "
-                            f"{type(exc).__name__}: {exc}"}
+        reply = frames.error(job.id, frames.INTERNAL_ERROR,
+                             f"the {job.task} task failed inside the worker: "
+                             f"{type(exc).__name__}: {exc}")
     finally:
         state.heart.rest()
         state.current.pop(job.id, None)
     try:
         channel.send(reply)
     except FrameError as exc:  # a result too large or not msgpack-able: say so instead
-        channel.send({"kind": "error", "id": job.id, "type": "internal",
-                      "message": f"the {job.task} task's result could not be sent: {exc}"})
+        channel.send(frames.error(job.id, frames.INTERNAL_ERROR,
+                                  f"the {job.task} task's result could not be sent: {exc}"))
     except MemoryError:  # packing the result needed a copy of it past the limit
-        channel.send({"kind": "error", "id": job.id, "type": OUT_OF_MEMORY,
-                      "message": f"the {job.task} task's result did not fit in memory"})
+        channel.send(frames.error(job.id, frames.OUT_OF_MEMORY,
+                                  f"the {job.task} task's result did not fit in memory"))
 
 
 class Heart:
@@ -231,7 +231,7 @@ class Heart:
             if job_id is None:
                 continue
             try:
-                self._channel.send({"kind": "heartbeat", "id": job_id})
+                self._channel.send({"kind": frames.HEARTBEAT, "id": job_id})
             except OSError:
                 return
 

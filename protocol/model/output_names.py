@@ -1,7 +1,7 @@
 """Output names of render queue items: resolving, default naming and numbering, and the clash
 check that refuses a render whose outputs would overwrite each other.
 
-The rules are INTERFACE.md's "Output names and formats":
+The rules are docs/outputs.md's, "Names: defaults, numbering, clashes":
 - `[compName]` is the comp's name; `[####]` the frame number padded to the count of `#`.
   A sequence output without `[#...]` gets `_[#####]` before its extension.
 - Relative outputs resolve against the saved project's folder; an unsaved project has none,

@@ -13,10 +13,9 @@ big-endian length, then a msgpack map whose "kind" says what it is:
     heartbeat  {"id"}                      the job is alive; absence past the deadline = wedged
     log        {"record"}                  a logging record's dict, for logging.makeLogRecord
     result     {"id", "value"}             the job finished
-    error      {"id", "message", "type"}   the job failed; message is a sentence for a person;
-                                           type "task" (bad input), "cancelled", "internal" (a
-                                           bug), or OUT_OF_MEMORY (the worker hit its memory
-                                           limit and must be replaced)
+    error      {"id", "message", "type"}   the job failed; message is a sentence for a person,
+                                           type one of ERROR_TYPES, which says what the
+                                           supervisor does next (below)
 
 Sans-IO: `encode` makes bytes, `FrameReader.feed` takes bytes and returns whole frames. Both
 enforce MAX_FRAME, so an oversized or garbage frame is a `FrameError`, never a hang or a
@@ -34,10 +33,23 @@ import msgpack
 MAX_FRAME = 256 * 1024 * 1024
 HEADER = struct.Struct(">I")
 
-KINDS = frozenset({"job", "cancel", "ready", "progress", "heartbeat", "log", "result", "error"})
-# The error type of a job that ran out of its worker's memory limit: the worker may be left
-# with fragmented or half-built state, so the supervisor replaces it instead of reusing it.
+# The frame kinds, by name: code says JOB, not "job", so a misspelt kind is a NameError.
+JOB, CANCEL = "job", "cancel"
+READY, PROGRESS, HEARTBEAT, LOG, RESULT, ERROR = (
+    "ready", "progress", "heartbeat", "log", "result", "error")
+KINDS = frozenset({JOB, CANCEL, READY, PROGRESS, HEARTBEAT, LOG, RESULT, ERROR})
+
+# An error frame's type: what failed, and so what the supervisor does next.
+TASK_ERROR = "task"  # the job's input was bad; the message is for a person; the worker is fine
+CANCELLED = "cancelled"  # the job stopped on its cancel
+INTERNAL_ERROR = "internal"  # a bug in the task, or a result that could not be sent
+# The job ran out of its worker's memory limit: the worker may be left with fragmented or
+# half-built state, so the supervisor replaces it instead of reusing it.
 OUT_OF_MEMORY = "memory"
+# The worker does not hold the project snapshot the job names (it was replaced, or holds
+# another): the supervisor sends the job once more with the document.
+SNAPSHOT_MISSING = "snapshot-missing"
+ERROR_TYPES = frozenset({TASK_ERROR, CANCELLED, INTERNAL_ERROR, OUT_OF_MEMORY, SNAPSHOT_MISSING})
 
 
 # The fields each kind must carry. A frame that decodes but lacks them is as unusable as garbage,
@@ -53,6 +65,23 @@ LOG_RECORD: dict[str, type] = {"name": str, "levelno": int, "msg": str}
 
 class FrameError(Exception):
     """The channel carried something that is not a valid frame; the channel is unusable."""
+
+
+def job(job_id: int, task: str, payload) -> dict:
+    return {"kind": JOB, "id": job_id, "task": task, "payload": payload}
+
+
+def cancel(job_id: int) -> dict:
+    return {"kind": CANCEL, "id": job_id}
+
+
+def result(job_id: int, value) -> dict:
+    return {"kind": RESULT, "id": job_id, "value": value}
+
+
+def error(job_id: int, type: str, message: str) -> dict:
+    """A failed job's answer; `type` is one of ERROR_TYPES."""
+    return {"kind": ERROR, "id": job_id, "type": type, "message": message}
 
 
 def encode(frame: dict) -> bytes:
@@ -73,7 +102,7 @@ def decode_body(body: bytes) -> dict:
     for name, kind in FIELDS[frame["kind"]].items():
         if not isinstance(frame.get(name), kind):
             raise FrameError(f"a {frame['kind']} frame lacks a {kind.__name__} {name!r}")
-    if frame["kind"] == "log":
+    if frame["kind"] == LOG:
         record = frame["record"]
         if not all(isinstance(record.get(name), kind) for name, kind in LOG_RECORD.items()) \
                 or not all(isinstance(name, str) for name in record):

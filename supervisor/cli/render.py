@@ -1,5 +1,5 @@
 """`rendervisor render PROJECT ...`: a render-farm node rendering a saved project's queue, or one
-comp, on this machine's render workers or on a Dask cluster (INTERFACE.md, "Command line").
+comp, on this machine's render workers or on a Dask cluster (docs/farm.md).
 
     parse flags ─► open the project (exit 2 on any problem) ─► set up the queue in memory
       ─► check outputs are writable ─► start the pool (subreaper, forkserver: before any thread)

@@ -15,7 +15,7 @@ way every engine command runs.
 ```
 
 Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot
-(ARCHITECTURE.md, "Rendering"). Undo is snapshot based, which makes every command undoable by
+(docs/architecture.md, "The render pipeline"). Undo is snapshot based, which makes every command undoable by
 construction and lets a failed command be put back exactly: an undo step is the whole document on
 its other side, kept as compact JSON text (protocol/model/document.py's `compact`), a fifth of its
 size as objects. What bounds the history is its size: at most MAX_HISTORY steps and
@@ -343,7 +343,7 @@ class Engine:
     def _guard_paths(self, cmd, params: dict) -> None:
         """While confined, every path a command is given must pass the guard before it runs:
         params declared `"x-path": "read"|"write"` in that mode, and any other string that is an
-        absolute path as a read (INTERFACE.md, "Confinement"). `"x-path": "output"` params may
+        absolute path as a read (docs/confinement.md, "The rule"). `"x-path": "output"` params may
         be relative to the project's folder; their handler (or the render service) checks the
         resolved files before writing."""
         if self.path_guard is None:

@@ -1,7 +1,7 @@
 """Planning a render before anything is written: which items take part, what each writes, and
 how its frames are split into chunks for the render workers.
 
-The order of decisions is INTERFACE.md's "Output names and formats":
+The order of decisions is docs/outputs.md's and docs/rendering.md's:
 1. items refused for a reason of their own (codecOptions off the format's list, missing
    footage, an output outside the write roots) are reported failed, naming the option or the
    file, and take no part;

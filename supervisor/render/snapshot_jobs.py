@@ -2,7 +2,7 @@
 
 The supervisor remembers, per worker, the snapshot id it last sent (`Engine.snapshot`: the
 engine's identity and revision, never the revision alone, which restarts in every engine); a
-job for that snapshot goes without the document. If the worker answers `snapshot-missing` (it
+job for that snapshot goes without the document. If the worker answers SNAPSHOT_MISSING (it
 was replaced, or its cache was taken by another snapshot), the job is sent once more with the
 document.
 """
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.wire.frames import SNAPSHOT_MISSING
 from supervisor.runtime.pool import JobFailed, Pool, Worker
-
-MISSING = "this worker does not hold snapshot"
 
 
 def run_with_snapshot(pool: Pool, worker: Worker, task: str, payload: dict, snapshot_id: str,
@@ -26,7 +25,7 @@ def run_with_snapshot(pool: Pool, worker: Worker, task: str, payload: dict, snap
         try:
             value = pool.run(worker.kind, task, job, worker=worker, **options)
         except JobFailed as exc:
-            if attempt == 0 and not with_document and str(exc).startswith(MISSING):
+            if attempt == 0 and not with_document and exc.reason == SNAPSHOT_MISSING:
                 with_document = True
                 continue
             raise

@@ -1,20 +1,19 @@
 """The worker pool: worker processes, each on a private msgpack socket, and how jobs run on them.
 
     lane thread (one per running tools/call)
-        │  Pool.run(kind, task, payload, call)
+        │  Pool.run(kind, task, payload, cancel=scope)
         ▼
-    Worker ──socketpair (length-delimited msgpack, wire/frames.py)──► worker process
-        ▲   job, cancel ─────────────────────────────────────────────►  workers/worker_main.py
-        └── ready, progress, heartbeat, log, result, error ◄──────────
-    the calling thread itself waits on [the socket, the worker's sentinel, its cancel wake-up
-    pipe]: no reader thread per worker, no polling, and nothing shared between workers.
+    Worker ──socketpair (msgpack frames, protocol/wire/frames.py)──► worker process
+        ▲   job, cancel ──────────────────────────────────────────►  workers/worker_main.py
+        └── ready, progress, heartbeat, log, result, error ◄───────
+    the calling thread itself waits on [the socket, the worker's sentinel, its wake-up pipe,
+    which the job's cancel scope writes to]: no reader thread per worker, no polling, and
+    nothing shared between workers.
 
     forkserver (started by main() while the supervisor is still single-threaded, with the worker
     modules preloaded) ── forks ──► render workers (N), the preview worker, shell workers
 
-Kinds: "render" (a fixed number, `--workers`, for render chunks), "preview" (one, always warm, so
-a running render never delays a preview) and "shell" (one per running shell job, retired after
-it; a warm spare is kept so a shell starts at once).
+The kinds and what each means here are one table, supervisor/runtime/worker_kinds.py.
 
 A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
 pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
@@ -42,6 +41,7 @@ from protocol.cancel import TIMEOUT, Cancel
 from protocol.wire import frames
 from supervisor.runtime import teardown
 from supervisor.runtime.env_settings import positive_number
+from supervisor.runtime.worker_kinds import KINDS
 from supervisor.runtime.worker_memory import describe_bytes, worker_memory_limit
 from workers import worker_main
 
@@ -66,8 +66,6 @@ PREVIEW_DEADLINE = 30.0
 PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
 # JobFailed.reason, and the cancel reason, of a job stopped by the preview deadline.
 DEADLINE = "deadline"
-# The kinds that draw, and so run under the memory limit; shell workers run users' commands.
-DRAWING_KINDS = ("render", "preview")
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task")
 
@@ -157,7 +155,7 @@ class Worker:
                 self.kill()
                 raise WorkerDied(f"{self.name} {describe_exit(self.process.exitcode)} "
                                  "while starting", "died")
-            if frame["kind"] == "ready":
+            if frame["kind"] == frames.READY:
                 return
             self._handle_side_frame(frame, None)
 
@@ -196,11 +194,11 @@ class Worker:
 
     def _handle_side_frame(self, frame: dict, on_progress: Callable | None) -> None:
         kind = frame["kind"]
-        if kind == "log":
+        if kind == frames.LOG:
             record = logging.makeLogRecord(frame["record"])
             record.msg = f"[{self.name}] {record.msg}"
             logging.getLogger(record.name).handle(record)
-        elif kind == "progress" and on_progress is not None:
+        elif kind == frames.PROGRESS and on_progress is not None:
             on_progress(frame.get("data"))
 
     def kill(self) -> None:
@@ -254,8 +252,8 @@ class Pool:
         self.preload = preload
         self._lock = threading.Lock()
         self._spawn_lock = threading.Lock()  # cold starts one at a time: no duplicate spawns
-        self._idle: dict[str, list[Worker]] = {"render": [], "preview": [], "shell": []}
-        self._started: dict[str, int] = {"render": 0, "preview": 0, "shell": 0}
+        self._idle: dict[str, list[Worker]] = {kind: [] for kind in KINDS}
+        self._started: dict[str, int] = {kind: 0 for kind in KINDS}
         self._available = threading.Condition(self._lock)
         self._all: set[Worker] = set()
         self._closed = False
@@ -264,7 +262,8 @@ class Pool:
     # -- acquiring and returning workers ------------------------------------------------------
 
     def capacity(self, kind: str) -> int | None:
-        return {"render": self.render_count, "preview": 1}.get(kind)
+        capacity = KINDS[kind].capacity
+        return self.render_count if capacity == "workers" else capacity
 
     def acquire(self, kind: str, cancel: Cancel | None = None) -> Worker:
         """A free worker of this kind, started if needed; waits while all are busy (and wakes
@@ -313,20 +312,21 @@ class Pool:
             raise
         with self._lock:
             self._all.add(worker)
-        if kind == "shell":
-            self._prewarm("shell")
+        if KINDS[kind].runs_commands:
+            self._prewarm(kind)  # the next command starts on a warm spare
         return worker
 
     def _start(self, kind: str) -> Worker:
-        limit = self.memory_limit if kind in DRAWING_KINDS else None
+        limit = self.memory_limit if KINDS[kind].draws else None
         return Worker(self.context, kind, self.preload, limit)
 
     def release(self, worker: Worker) -> None:
         """Give a healthy worker back. Shell workers are retired after each job (whatever the
         command left behind dies with them) and a warm spare takes their place."""
-        if worker.kind == "shell" or not worker.alive:
+        runs_commands = KINDS[worker.kind].runs_commands
+        if runs_commands or not worker.alive:
             self._discard(worker)
-            if worker.kind == "shell":
+            if runs_commands:
                 return
             self._prewarm(worker.kind)  # replace a dead render or preview worker
             return
@@ -350,7 +350,7 @@ class Pool:
         def start() -> None:
             with self._available:
                 limit = self.capacity(kind)
-                spare_wanted = (kind == "shell" and not self._idle["shell"]) or (
+                spare_wanted = (KINDS[kind].runs_commands and not self._idle[kind]) or (
                     limit is not None and self._started[kind] < limit)
                 if self._closed or not spare_wanted:
                     return
@@ -395,7 +395,7 @@ class Pool:
         if own:
             worker = self.acquire(kind, cancel)
         scope = cancel.child() if cancel is not None else Cancel()
-        if worker.kind == "preview":
+        if KINDS[worker.kind].has_deadline:
             scope = scope.child(self.preview_deadline, DEADLINE)
         try:
             return self._run_on(worker, task, payload, scope, on_progress)
@@ -409,7 +409,7 @@ class Pool:
         job_id = next(self.job_ids)
         worker.job_group = None
         try:
-            worker.send({"kind": "job", "id": job_id, "task": task, "payload": payload})
+            worker.send(frames.job(job_id, task, payload))
         except (OSError, frames.FrameError) as exc:
             worker.kill()
             raise WorkerDied(f"{worker.name} could not be sent the {task} job: {exc}", "died")
@@ -426,7 +426,7 @@ class Pool:
             held = teardown.snapshot(worker.pid, include_root=False)
             kill_at = teardown.kill_deadline(self.teardown_grace)
             try:
-                worker.send({"kind": "cancel", "id": job_id})
+                worker.send(frames.cancel(job_id))
             except OSError:
                 kill_at = time.monotonic()
 
@@ -448,9 +448,9 @@ class Pool:
                             return self._died(worker, task, held)
                         for frame in worker.reader.feed(data):
                             kind = frame["kind"]
-                            if kind == "heartbeat":
+                            if kind == frames.HEARTBEAT:
                                 last_beat = time.monotonic()
-                            elif kind in ("result", "error") and frame.get("id") == job_id:
+                            elif kind in (frames.RESULT, frames.ERROR) and frame.get("id") == job_id:
                                 return self._finish(worker, frame, stopping, held)
                             else:
                                 last_beat = time.monotonic()
@@ -494,7 +494,7 @@ class Pool:
             teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
         if stopping is not None:
             raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
-        if frame["kind"] == "result":
+        if frame["kind"] == frames.RESULT:
             return frame.get("value")
         if frame.get("type") == frames.OUT_OF_MEMORY:
             worker.kill()
@@ -518,7 +518,7 @@ class Pool:
                 # to us (the subreaper), and nothing we hold would reap it. A shell's command
                 # still leads its own session, with its setsid children under it: hold that.
                 held += teardown.frozen_snapshot(worker.job_group)
-            elif worker.kind == "shell":
+            elif KINDS[worker.kind].runs_commands:
                 # It died before naming its command (the pid frame never came): find it by its
                 # session instead, or it runs on, and then lingers as our zombie.
                 held += teardown.adopted_commands()

@@ -1,6 +1,6 @@
 """Ending a job's whole process tree within a bound, and reaping what we own.
 
-The order matters (ARCHITECTURE.md, "Terminating a job"): the tree is snapshotted *before* the
+The order matters (docs/architecture.md, "Terminating a job"): the tree is snapshotted *before* the
 first signal, because a grandchild that called setsid leaves the job's process group and, once
 its parent dies, its place in the tree; only the snapshot still knows it. Each snapshotted
 process is held by a pidfd, so a pid recycled during the grace is never signalled.

@@ -1,4 +1,4 @@
-"""Output naming and clash rules (INTERFACE.md, "Output names and formats")."""
+"""Output naming and clash rules (docs/outputs.md, "Names")."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ How a command touches the engine is its `kind`:
 - "history": runs under the lock and manages the revision and history itself (project.new,
   project.open, edit.undo, edit.redo);
 - "render": delegated to `engine.render_service`, and run WITHOUT the lock, because a render can
-  take minutes and must never hold up an edit (ARCHITECTURE.md, "the one rule").
+  take minutes and must never hold up an edit (docs/architecture.md, "The one rule").
 """
 
 from __future__ import annotations

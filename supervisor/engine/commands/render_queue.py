@@ -3,7 +3,7 @@ render, stop (delegated to the session's render service, see render.py).
 
 An item stores what it was given (docs/document.md, "Render queue items"); its `output` is made
 absolute when the item is added, by protocol/model/output_names.py (through `new_item_output` here),
-which holds INTERFACE.md's naming rules for every part of rendervisor.
+which holds the naming rules (docs/outputs.md) for every part of rendervisor.
 """
 
 from __future__ import annotations
