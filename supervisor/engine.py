@@ -49,6 +49,7 @@ from protocol.document import DocumentError, compact, new_document, size_problem
 from protocol.frame_spec import FrameSpecError
 from supervisor.commands.registry import COMMANDS, CommandError, check_params
 from supervisor.commands.render import available as render_available
+from supervisor.font_files import check_font_files
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -229,6 +230,7 @@ class Engine:
         if self.confined:
             from supervisor.footage_reads import check_document
             check_document(self, document)
+            check_font_files(self, document)
         return snapshot_id, document
 
     def document_text(self) -> str:
