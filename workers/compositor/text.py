@@ -53,7 +53,8 @@ def draw_text(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
     animators = content.get("animators") or []
     for kind, color in passes:
         if animators:
-            for blob, paint_color, blur in animated_draws(layout, animators, color, time):
+            for blob, paint_color, blur in animated_draws(layout, animators, color, time,
+                                                          with_fill=kind == "fill"):
                 canvas.drawTextBlob(blob, 0, 0, _paint(kind, paint_color, stroke_width,
                                                        paint_args, blur))
         elif layout.blob is not None:

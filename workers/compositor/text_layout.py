@@ -72,6 +72,9 @@ class Line:
     top: float
     width: float
     glyphs: tuple  # (first, end) indices into TextLayout.glyphs
+    # How much of a change of the line's width moves its left edge back: 0 for a line aligned
+    # left, 0.5 centered, 1 right (animated tracking keeps the line aligned).
+    anchor: float
 
 
 @dataclass(frozen=True)
@@ -353,7 +356,9 @@ def _position(request: Request, size: float, font_uses: tuple, skia_fonts: tuple
         for (font, glyph, g, word, space), x in zip(records, xs):
             glyphs.append(Glyph(font, glyph.gid, left + x, baseline - glyph.dy * size,
                                 glyph.advance * size, g, word, number, space))
-        lines.append(Line(left, baseline, line_top, width, (first, len(glyphs))))
+        anchor = {"left": 0.0, "right": 1.0}.get(align, 0.5) if request.box is not None or \
+            request.align != "justify" else 0.5
+        lines.append(Line(left, baseline, line_top, width, (first, len(glyphs)), anchor))
         bounds.join(skia.Rect.MakeXYWH(left, line_top, width, step))
     blob = glyph_blob(skia_fonts, glyphs)
     if blob is not None:
