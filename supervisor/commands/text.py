@@ -38,7 +38,8 @@ def _text_layer(engine, params) -> tuple[dict, dict]:
     return comp, layer
 
 
-def _add(engine, layer: dict, unit: str, properties: dict, selector: dict) -> dict:
+def add_animator(engine, layer: dict, unit: str, properties: dict, selector: dict) -> dict:
+    """A new animator on `layer`, checked as a loaded document would be; CommandError else."""
     animator = new_animator(allocate_id(engine.doc, "animator"), unit, properties, selector)
     try:
         animator = check_animators([animator], "animator")[0]
@@ -63,8 +64,8 @@ def _add(engine, layer: dict, unit: str, properties: dict, selector: dict) -> di
          required=("comp", "layer", "properties"))
 def text_add_animator(engine, params, ctx):
     _, layer = _text_layer(engine, params)
-    animator = _add(engine, layer, params.get("unit", "character"), params["properties"],
-                    params.get("range") or {})
+    animator = add_animator(engine, layer, params.get("unit", "character"),
+                            params["properties"], params.get("range") or {})
     return {"animator": animator["id"], "paths": animator_paths(animator)}
 
 
@@ -120,7 +121,7 @@ def text_animate(engine, params, ctx):
         selector[name] = {"keys": [{"time": time, "value": value, "interpolation": how}
                                    for time, value, how in keys]}
     size = float(static_value(layer["content"].get("size", 72)))
-    animator = _add(engine, layer, unit, preset_properties(preset, size), selector)
+    animator = add_animator(engine, layer, unit, preset_properties(preset, size), selector)
     added = [{"path": f"animators.{animator['id']}.range.{name}", "time": key["time"],
               "value": key["value"]}
              for name in plan["keys"] for key in animator["range"][name]["keys"]]
