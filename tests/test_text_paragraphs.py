@@ -196,3 +196,14 @@ def test_a_missing_font_file_draws_the_default_family():
     missing = ink(pixels(text("t", "Fonts", 200, 150, size=50, fontFile="/no/such/font.ttf")))
     roboto = ink(pixels(text("t", "Fonts", 200, 150, size=50, font="Roboto")))
     assert (missing == roboto).all()
+
+
+def test_a_text_that_does_not_change_is_laid_out_once():
+    content = {"text": PARAGRAPH, "font": "Roboto", "size": 24, "box": [220, 400],
+               "fill": {"keys": [{"time": 0, "value": [1, 1, 1, 1]},
+                                 {"time": 1, "value": [1, 0, 0, 1]}]}}
+    first = lay_out(content, 0.0)
+    assert lay_out(content, 0.5) is first  # the fill moves, the layout does not
+    moved = lay_out({**content, "size": {"keys": [{"time": 0, "value": 24},
+                                                  {"time": 1, "value": 30}]}}, 0.5)
+    assert moved is not first and moved.size == 27
