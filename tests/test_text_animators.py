@@ -230,3 +230,16 @@ def test_a_stagger_spaces_the_units_starts():
     result = engine.run("text.animate", {"comp": "M", "layer": "T", "preset": "typewriter",
                                          "stagger": 0.25})
     assert result["end"] == pytest.approx(1.0)  # 4 characters, 0.25 s apart
+
+
+@pytest.mark.parametrize("command", ["layer.duplicate", "comp.duplicate"])
+def test_a_duplicated_text_gets_animators_of_its_own(tmp_path, command):
+    engine = engine_with_text()
+    engine.run("text.animate", {"comp": "M", "layer": "T", "preset": "fadeIn"})
+    engine.run(command, {"comp": "M", "layer": "T"} if command == "layer.duplicate"
+               else {"comp": "M"})
+    ids = [animator["id"] for comp in engine.doc["comps"] for layer in comp["layers"]
+           for animator in layer["content"].get("animators", [])]
+    assert len(ids) == 2 and len(set(ids)) == 2
+    engine.run("project.save", {"path": str(tmp_path / "p.rvproj")})
+    Engine(str(tmp_path / "p.rvproj"))  # opens: ids are unique

@@ -207,3 +207,16 @@ def test_a_text_that_does_not_change_is_laid_out_once():
     moved = lay_out({**content, "size": {"keys": [{"time": 0, "value": 24},
                                                   {"time": 1, "value": 30}]}}, 0.5)
     assert moved is not first and moved.size == 27
+
+
+def test_giving_a_text_a_box_later_keeps_it_centered_where_it_was():
+    from supervisor.engine import Engine
+    engine = Engine()
+    engine.run("comp.new", {"name": "M", "width": 400, "height": 300})
+    engine.run("layer.add", {"comp": "M", "type": "text", "text": "Hi", "name": "T"})
+    engine.run("layer.set", {"comp": "M", "layer": "T", "box": [200, 100]})
+    layer = engine.doc["comps"][0]["layers"][0]
+    assert layer["transform"]["anchor"] == [100.0, 100.0 / 2]
+    engine.run("layer.set", {"comp": "M", "layer": "T", "anchor": [0, 0]})
+    engine.run("layer.set", {"comp": "M", "layer": "T", "box": [300, 100]})
+    assert layer["transform"]["anchor"] == [0, 0]  # moved by hand: left alone

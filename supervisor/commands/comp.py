@@ -11,6 +11,7 @@ from protocol.values import check_value
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.overview import comp_summary
 from supervisor.commands.registry import COLOR, COMP_REF, CommandError, command, described
+from supervisor.commands.text import renew_animator_ids
 
 SETTINGS = {
     "name": {"type": "string", "description": "the comp's name"},
@@ -121,6 +122,7 @@ def comp_duplicate(engine, params, ctx):
         layer["id"] = renamed[layer["id"]]
         for effect in layer["effects"]:
             effect["id"] = allocate_id(doc, "effect")
+        renew_animator_ids(doc, layer)
     for layer in copy_["layers"]:
         if layer["parent"] is not None:
             layer["parent"] = renamed[layer["parent"]]

@@ -18,6 +18,7 @@ from supervisor.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.commands.overview import layer_summary
 from supervisor.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
                                           CommandError, command, described)
+from supervisor.commands.text import renew_animator_ids
 from supervisor.font_files import check_font_file
 from workers.compositor.text_warnings import font_warnings
 
@@ -150,7 +151,7 @@ def layer_set(engine, params, ctx):
         _reshape(layer["content"], given["shape"])
     box_before = content_box(doc, layer)
     layer["content"].update(given)
-    if "anchor" not in params:
+    if "anchor" not in params and layer["type"] == "text":
         _follow_box(doc, layer, box_before)
     apply_params(doc, comp, layer, params)
     if layer["type"] == "precomp" and precomp_cycle(doc, comp["id"]):
@@ -196,6 +197,7 @@ def layer_duplicate(engine, params, ctx):
     duplicate["id"] = allocate_id(doc, "layer")
     for effect in duplicate["effects"]:
         effect["id"] = allocate_id(doc, "effect")
+    renew_animator_ids(doc, duplicate)
     duplicate["name"] = params.get("name") or unique_name(
         original["name"], {layer["name"] for layer in comp["layers"]})
     index = comp["layers"].index(original)
