@@ -220,3 +220,12 @@ def test_giving_a_text_a_box_later_keeps_it_centered_where_it_was():
     engine.run("layer.set", {"comp": "M", "layer": "T", "anchor": [0, 0]})
     engine.run("layer.set", {"comp": "M", "layer": "T", "box": [300, 100]})
     assert layer["transform"]["anchor"] == [0, 0]  # moved by hand: left alone
+
+
+def test_a_broken_link_or_a_bad_file_among_system_fonts_is_skipped(tmp_path):
+    from workers.compositor.fonts import _index
+    shutil.copy(POPPINS, tmp_path / "Poppins.ttf")
+    (tmp_path / "broken.ttf").symlink_to(tmp_path / "gone.ttf")
+    (tmp_path / "notes.otf").write_bytes(b"not a font")
+    index = _index((str(tmp_path),), "system")
+    assert list(index) == ["poppins"] and index["poppins"][0].source == "system"

@@ -178,7 +178,7 @@ def _index(folders: tuple, source: str) -> dict[str, tuple]:
                 if name.lower().endswith(FONT_EXTENSIONS):
                     try:
                         faces = faces_of_file(os.path.join(folder, name), source)
-                    except NotAFont:
+                    except (NotAFont, OSError):  # a broken link, an unreadable or bad file
                         continue
                     for face in faces:
                         found.setdefault(_key(face.family), []).append(face)
