@@ -32,7 +32,7 @@ def add_keys(run, layer: str, path: str, keys: list[tuple[float, object, str]]) 
 def build(folder: str = HERE) -> str:
     """Write title_card.rvproj into `folder`; its path."""
     sys.path.insert(0, os.path.dirname(HERE))
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
 
     engine = Engine()
     run = engine.run

@@ -5,7 +5,7 @@ plain JSON data (dicts, lists, strings, numbers). `load_document` turns untruste
 being opened, a snapshot arriving at a worker) into a checked, migrated document with colors in
 their stored form, or raises DocumentError naming the place:
 `comps[2].layers[0].transform.position: expected [x, y], got 5`. A number the document cannot
-hold (protocol/numbers.py) and an input past protocol/limits.py's limits are refused the same
+hold (protocol/model/numbers.py) and an input past protocol/model/limits.py's limits are refused the same
 way.
 
 Pure: no I/O, no state. Reading and writing files is the supervisor's business.
@@ -18,17 +18,17 @@ import json
 import re
 from typing import Any, Callable
 
-from protocol.effects import EFFECTS, default_params
-from protocol.frame_spec import FrameSpecError, parse_frame_spec
-from protocol.keyframes import check_interpolation, frame_count, is_animated
-from protocol.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
-from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
-from protocol.numbers import unusable_number_in, unusable_problem
-from protocol.output_formats import FORMATS
-from protocol.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
-from protocol.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
-from protocol.text_animators import SHAPES as RANGE_SHAPES
-from protocol.values import check_value, describe, is_number
+from protocol.model.effects import EFFECTS, default_params
+from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
+from protocol.model.keyframes import check_interpolation, frame_count, is_animated
+from protocol.model.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.model.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.model.numbers import unusable_number_in, unusable_problem
+from protocol.model.output_formats import FORMATS
+from protocol.model.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
+from protocol.model.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
+from protocol.model.text_animators import SHAPES as RANGE_SHAPES
+from protocol.model.values import check_value, describe, is_number
 
 VERSION = 1
 
@@ -343,7 +343,7 @@ def frame_count_problem(duration: float, frame_rate: float) -> str | None:
 
 
 def check_layer(layer: Any, place: str) -> dict:
-    """One layer, checked against protocol/layers.py's tables and normalised."""
+    """One layer, checked against protocol/model/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
                                         *ATTRIBUTES), optional=())
     _expect(layer, "id", "string", place)
@@ -391,7 +391,7 @@ def check_effect(effect: Any, place: str) -> dict:
 
 
 def check_animators(animators: Any, place: str) -> list:
-    """A text layer's animators (protocol/text_animators.py), normalised with their defaults."""
+    """A text layer's animators (protocol/model/text_animators.py), normalised with their defaults."""
     if not isinstance(animators, list):
         raise DocumentError(place, f"expected a list of animators, got {animators!r}")
     checked = []

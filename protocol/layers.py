@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from protocol.keyframes import static_value
+from protocol.model.keyframes import static_value
 
 LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null")
 BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "lighten",

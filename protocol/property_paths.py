@@ -12,17 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.effects import EFFECTS
-from protocol.layers import CONTENT, TRANSFORM
-from protocol.text_animators import find_animator, property_of
-from protocol.text_animators import paths_of as animator_paths
+from protocol.model.effects import EFFECTS
+from protocol.model.layers import CONTENT, TRANSFORM
+from protocol.model.text_animators import find_animator, property_of
+from protocol.model.text_animators import paths_of as animator_paths
 
 
 @dataclass
 class PropertyRef:
     container: dict  # the dict holding the property
     key: str
-    kind: Any  # its value kind (protocol/values.py)
+    kind: Any  # its value kind (protocol/model/values.py)
     animatable: bool
 
     @property

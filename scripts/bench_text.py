@@ -25,7 +25,7 @@ sys.path.insert(0, ROOT)
 
 import numpy as np  # noqa: E402
 
-from supervisor.engine import Engine  # noqa: E402
+from supervisor.engine.engine import Engine  # noqa: E402
 from workers.compositor import render_frame  # noqa: E402
 
 GOAL_FPS = 30

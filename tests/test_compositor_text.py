@@ -7,7 +7,7 @@ import pytest
 import rendercv_fonts
 import skia
 
-from tests.compositor_documents import comp, document, text
+from tests.helpers.compositor_documents import comp, document, text
 from workers.compositor import render_frame
 
 ROBOTO = os.path.join(os.path.dirname(rendercv_fonts.__file__), "Roboto", "Roboto-Regular.ttf")

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import copy
 
-from protocol.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
+from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
                                numbered_name, unique_name)
-from protocol.values import check_value
-from supervisor.commands.lookup import find_comp
-from supervisor.commands.overview import comp_summary
-from supervisor.commands.registry import COLOR, COMP_REF, CommandError, command, described
-from supervisor.commands.text import renew_animator_ids
+from protocol.model.values import check_value
+from supervisor.engine.commands.lookup import find_comp
+from supervisor.engine.commands.overview import comp_summary
+from supervisor.engine.commands.registry import COLOR, COMP_REF, command, described
+from supervisor.errors import CommandError
+from supervisor.engine.commands.text import renew_animator_ids
 
 SETTINGS = {
     "name": {"type": "string", "description": "the comp's name"},

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 from workers.compositor.paints import fill_paint
 from workers.compositor.text_animation import animated_draws
 from workers.compositor.text_layout import lay_out

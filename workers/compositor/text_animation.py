@@ -1,6 +1,6 @@
 """Text animators at one time: each glyph of a layout moved, scaled, turned, faded, recolored,
 spaced and blurred by the amounts its unit gets from every animator's range selector
-(protocol/text_animators.py), then grouped into one blob per paint.
+(protocol/model/text_animators.py), then grouped into one blob per paint.
 
 Animators apply in order. Offsets add (position, rotation, tracking, blur); opacity and scale
 multiply, each reaching the animator's value at full amount (0 % opacity: gone); fill mixes
@@ -20,8 +20,8 @@ from collections import OrderedDict
 
 import skia
 
-from protocol.keyframes import value_at
-from protocol.text_animators import RANGE_DEFAULTS, amounts
+from protocol.model.keyframes import value_at
+from protocol.model.text_animators import RANGE_DEFAULTS, amounts
 
 # Frames' groupings kept: one per distinct set of animator values, so an animated selector
 # makes one per frame; bounded like the layouts.

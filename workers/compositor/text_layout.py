@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import skia
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 from workers.compositor.fonts import closest, instance_weight, primary_faces, typeface_of
 from workers.compositor.text_shaping import (FontUse, grapheme_of, line_break_points,
                                              shape_paragraph)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from protocol.keyframes import is_animated
+from protocol.model.keyframes import is_animated
 from workers.compositor.fonts import (coverage, emoji_face, fallback_faces, missing_family,
                                       primary_faces)
 

@@ -7,7 +7,7 @@ project's text layers name.
 
 from __future__ import annotations
 
-from supervisor.commands.registry import command
+from supervisor.engine.commands.registry import command
 from workers.compositor.fonts import NotAFont, all_families, file_faces
 
 

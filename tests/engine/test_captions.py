@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from supervisor.engine import CommandError, Engine
+from supervisor.engine.engine import Engine
+from supervisor.errors import CommandError
 from workers.compositor import render_frame
 
 RATE = 20

@@ -1,8 +1,8 @@
 """Font files that text layers name (`fontFile`): checked when a command sets one, and, while
-confined, before every preview and render, as footage is (supervisor/footage_reads.py).
+confined, before every preview and render, as footage is (supervisor/engine/footage_reads.py).
 
 A command that sets a font file reads it through a checked descriptor
-(supervisor/checked_files.py) and refuses, in one sentence, a path that is not absolute, not a
+(supervisor/confinement/checked_files.py) and refuses, in one sentence, a path that is not absolute, not a
 regular file, outside the roots, or not a font. A project opened from a file brings font paths
 of its own, so each snapshot checks them against the roots again; the worker that draws knows
 no roots. A font file that went missing later is not an error: its text is drawn in the
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 
-from supervisor.checked_files import NotRegularFile, open_regular
-from supervisor.commands.registry import CommandError
-from supervisor.confinement import shown
+from supervisor.confinement.checked_files import NotRegularFile, open_regular
+from supervisor.errors import CommandError
+from supervisor.confinement.roots import shown
 from workers.compositor.fonts import NotAFont, face_count
 
 # The largest font file read whole to check it: a CJK collection is about 33 MB, a color emoji

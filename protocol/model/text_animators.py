@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from protocol.keyframes import eased
+from protocol.model.keyframes import eased
 
 UNITS = ("character", "word", "line")
 SHAPES = ("square", "rampUp", "rampDown", "triangle", "round", "smooth")

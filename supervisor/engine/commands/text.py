@@ -1,5 +1,5 @@
 """Text animator commands: text.addAnimator, text.removeAnimator, and text.animate, which adds
-a preset's animator and keys (protocol/text_presets.py).
+a preset's animator and keys (protocol/model/text_presets.py).
 
 An animator's values are properties like any other: `animators.ID.range.offset`,
 `animators.ID.properties.opacity`, ... take prop.addKey, prop.set and prop.get.
@@ -7,13 +7,14 @@ An animator's values are properties like any other: `animators.ID.range.offset`,
 
 from __future__ import annotations
 
-from protocol.document import DocumentError, allocate_id, check_animators
-from protocol.keyframes import static_value
-from protocol.text_animators import RANGE_DEFAULTS, SHAPES, UNITS, find_animator, new_animator
-from protocol.text_animators import paths_of as animator_paths
-from protocol.text_presets import PRESETS, preset_plan, preset_properties
-from supervisor.commands.lookup import find_comp, find_layer
-from supervisor.commands.registry import COMP_REF, LAYER_REF, CommandError, command
+from protocol.model.document import DocumentError, allocate_id, check_animators
+from protocol.model.keyframes import static_value
+from protocol.model.text_animators import RANGE_DEFAULTS, SHAPES, UNITS, find_animator, new_animator
+from protocol.model.text_animators import paths_of as animator_paths
+from protocol.model.text_presets import PRESETS, preset_plan, preset_properties
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.errors import CommandError
 from workers.compositor.text_layout import lay_out
 
 ANIMATOR_PROPERTIES = {

@@ -4,9 +4,10 @@ range as animatable properties, and the presets' reveals (reading order, right t
 import numpy as np
 import pytest
 
-from protocol.document import load_document
-from protocol.text_animators import amounts
-from supervisor.engine import CommandError, Engine
+from protocol.model.document import load_document
+from protocol.model.text_animators import amounts
+from supervisor.engine.engine import Engine
+from supervisor.errors import CommandError
 from workers.compositor import render_frame
 
 WIDTH, HEIGHT = 640, 160

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import rendercv_fonts
 
-from supervisor.engine import Engine
-from tests.cli_projects import rendervisor
-from tests.mcp_process import McpProcess
-from tests.test_preview_tool import decode_png
-from tests.test_text_scripts import SCRIPTS
+from supervisor.engine.engine import Engine
+from tests.helpers.cli_projects import rendervisor
+from tests.helpers.mcp_process import McpProcess
+from tests.mcp.test_preview_tool import decode_png
+from tests.compositor.test_text_scripts import SCRIPTS
 
 CELL_W, CELL_H, COLUMNS = 320, 80, 4
 NAMES = sorted(SCRIPTS)
@@ -218,7 +218,7 @@ def test_a_saved_font_file_inside_the_project_folder_is_stored_relative(tmp_path
 def test_bad_text_params_are_one_sentence(bad, words):
     engine = Engine()
     engine.run("comp.new", {"name": "M"})
-    from supervisor.engine import CommandError
+    from supervisor.errors import CommandError
     with pytest.raises(CommandError, match=words) as caught:
         engine.run("layer.add", {"comp": "M", "type": "text", "text": "x", **bad})
     assert str(caught.value).endswith(".") and "\n" not in str(caught.value)

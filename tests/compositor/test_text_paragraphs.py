@@ -9,7 +9,7 @@ import pytest
 import manimgx_fonts
 import rendercv_fonts
 
-from tests.compositor_documents import comp, document, text
+from tests.helpers.compositor_documents import comp, document, text
 from workers.compositor import render_frame
 from workers.compositor.text_layout import lay_out
 
@@ -136,7 +136,7 @@ def test_vertical_align_places_the_block_in_the_box(where, expected_top):
 
 
 def test_a_box_is_centered_on_the_layer_position_by_default():
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
     engine = Engine()
     engine.run("comp.new", {"name": "M", "width": 400, "height": 300})
     engine.run("layer.add", {"comp": "M", "type": "text", "text": PARAGRAPH, "size": 20,
@@ -210,7 +210,7 @@ def test_a_text_that_does_not_change_is_laid_out_once():
 
 
 def test_giving_a_text_a_box_later_keeps_it_centered_where_it_was():
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
     engine = Engine()
     engine.run("comp.new", {"name": "M", "width": 400, "height": 300})
     engine.run("layer.add", {"comp": "M", "type": "text", "text": "Hi", "name": "T"})

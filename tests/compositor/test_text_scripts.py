@@ -9,7 +9,7 @@ import rendercv_fonts
 import skia
 import uharfbuzz as hb
 
-from tests.compositor_documents import comp, document, text
+from tests.helpers.compositor_documents import comp, document, text
 from workers.compositor import render_frame
 
 FONTS = os.path.dirname(rendercv_fonts.__file__)

@@ -1,4 +1,4 @@
-"""Text animation presets: a text animator (protocol/text_animators.py) and the keys that play
+"""Text animation presets: a text animator (protocol/model/text_animators.py) and the keys that play
 it, from a table, so adding a preset is one entry.
 
 Two ways to play one:

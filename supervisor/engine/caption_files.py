@@ -20,9 +20,9 @@ import re
 import srt
 import webvtt
 
-from supervisor.checked_files import NotRegularFile, open_regular
-from supervisor.commands.registry import CommandError
-from supervisor.confinement import shown
+from supervisor.confinement.checked_files import NotRegularFile, open_regular
+from supervisor.errors import CommandError
+from supervisor.confinement.roots import shown
 
 # A caption file is text; a subtitle track of a feature film is about 100 kB. Past this it is
 # not captions, and reading it would hold a quick lane.

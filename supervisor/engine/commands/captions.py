@@ -1,4 +1,4 @@
-"""captions.import: a caption file (supervisor/caption_files.py) as a text layer that shows
+"""captions.import: a caption file (supervisor/engine/caption_files.py) as a text layer that shows
 each cue exactly during its time and nothing between cues.
 
 The layer's `text` is keyed with hold keys: a cue's text at its start, an empty text at its
@@ -12,12 +12,13 @@ end (unless the next cue starts there). `mode`:
 
 from __future__ import annotations
 
-from protocol.document import unique_name
-from supervisor.caption_files import read_cues
-from supervisor.commands.layer import layer_add
-from supervisor.commands.lookup import find_comp, find_layer
-from supervisor.commands.registry import COMP_REF, READ_PATH, CommandError, command, described
-from supervisor.commands.text import add_animator
+from protocol.model.document import unique_name
+from supervisor.engine.caption_files import read_cues
+from supervisor.engine.commands.layer import layer_add
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, READ_PATH, command, described
+from supervisor.errors import CommandError
+from supervisor.engine.commands.text import add_animator
 
 MODES = ("line", "word", "karaoke")
 # Subtitle guidelines keep a line to about 42 characters and start a new one at a pause.
