@@ -5,10 +5,10 @@
 
 1280x720, 30 fps, 3 s, so it renders in seconds: a gradient background, a ring that springs
 open, a turning star, a bar that wipes in under a title that rises and fades in (easeOut, with
-a drop shadow), and a subtitle whose letters close up (easyEase). Everything is made by the same
-commands an agent sends over MCP (`comp.new`, `layer.add`, `prop.addKey`, `effect.add`,
-`renderQueue.add`, `project.save`), so the example doubles as a check that they produce a
-project the renderer draws. The output path is stored relative to the project file
+a drop shadow), and a kerned subtitle whose words rise into place one by one (a text animator).
+Everything is made by the same commands an agent sends over MCP (`comp.new`, `layer.add`,
+`prop.addKey`, `effect.add`, `text.animate`, `renderQueue.add`, `project.save`), so the example
+doubles as a check that they produce a project the renderer draws. The output path is stored relative to the project file
 (docs/document.md, "Paths in a saved file"), so the project renders from any clone.
 """
 
@@ -67,11 +67,13 @@ def build(folder: str = HERE) -> str:
     add_keys(run, "Title", "transform.opacity", [(0.3, 0, "easeOut"), (1.0, 100, "linear")])
     run("effect.add", {"comp": COMP, "layer": "Title", "effect": "dropShadow",
                        "params": {"distance": 6, "softness": 12, "opacity": 60}})
+    # Lato kerns "Ty" and "ra" (HarfBuzz applies the font's kerning to all text); the words
+    # rise into place one after another through a text animator (the slideUp preset).
     run("layer.add", {"comp": COMP, "type": "text", "name": "Subtitle",
-                      "text": "motion graphics, rendered headless", "font": "Lato", "size": 34,
-                      "fill": "#d8dcf0", "position": [cx, cy + 95]})
-    add_keys(run, "Subtitle", "tracking", [(0.8, 18, "easyEase"), (2.2, 2, "linear")])
-    add_keys(run, "Subtitle", "transform.opacity", [(0.8, 0, "linear"), (1.5, 100, "linear")])
+                      "text": "Type, kerned and animated, rendered headless", "font": "Lato",
+                      "size": 34, "tracking": 2, "fill": "#d8dcf0", "position": [cx, cy + 95]})
+    run("text.animate", {"comp": COMP, "layer": "Subtitle", "preset": "slideUp", "start": 0.8,
+                         "duration": 1.4})
 
     run("renderQueue.add", {"comp": COMP,
                             "output": os.path.join(folder, "renders", "title_card.mp4")})

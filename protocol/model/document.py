@@ -25,13 +25,16 @@ from protocol.model.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CON
 from protocol.model.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
 from protocol.model.numbers import unusable_number_in, unusable_problem
 from protocol.model.output_formats import FORMATS
+from protocol.model.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
+from protocol.model.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
+from protocol.model.text_animators import SHAPES as RANGE_SHAPES
 from protocol.model.values import check_value, describe, is_number
 
 VERSION = 1
 
 ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
-               "item": "item"}
-_ID = re.compile(r"^(comp|layer|fx|footage|item)(\d+)$")
+               "item": "item", "animator": "anim"}
+_ID = re.compile(r"^(comp|layer|fx|footage|item|anim)(\d+)$")
 
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
@@ -361,6 +364,9 @@ def check_layer(layer: Any, place: str) -> dict:
                 optional=tuple(k for k in spec if k not in REQUIRED_CONTENT[layer["type"]]))
     for key, value in layer["content"].items():
         kind, animatable = spec[key]
+        if kind == "textAnimators":
+            layer["content"][key] = check_animators(value, f"{where}.{key}")
+            continue
         layer["content"][key] = check_property(kind, value, f"{where}.{key}", animatable)
     if not isinstance(layer["effects"], list):
         raise DocumentError(f"{place}.effects", f"expected a list, got {layer['effects']!r}")
@@ -382,6 +388,42 @@ def check_effect(effect: Any, place: str) -> dict:
         params[key] = check_property(spec[key][0], value, f"{where}.{key}")
     effect["params"] = params
     return effect
+
+
+def check_animators(animators: Any, place: str) -> list:
+    """A text layer's animators (protocol/model/text_animators.py), normalised with their defaults."""
+    if not isinstance(animators, list):
+        raise DocumentError(place, f"expected a list of animators, got {animators!r}")
+    checked = []
+    for index, animator in enumerate(animators):
+        where = f"{place}[{index}]"
+        _check_keys(animator, where, required=("id", "unit", "properties", "range"),
+                    optional=())
+        _expect(animator, "id", "string", where)
+        _expect(animator, "unit", UNITS, where)
+        properties = animator["properties"]
+        _check_keys(properties, f"{where}.properties", required=(),
+                    optional=tuple(ANIMATOR_PROPERTIES))
+        for key, value in properties.items():
+            properties[key] = check_property(ANIMATOR_PROPERTIES[key], value,
+                                             f"{where}.properties.{key}")
+        selector = {**RANGE_DEFAULTS, **(animator["range"] if isinstance(animator["range"],
+                                                                          dict) else {})}
+        _check_keys(animator["range"], f"{where}.range", required=(),
+                    optional=tuple(RANGE_DEFAULTS))
+        for key, kind in RANGE_NUMBERS.items():
+            selector[key] = check_property(kind, selector[key], f"{where}.range.{key}")
+        _expect(selector, "shape", RANGE_SHAPES, f"{where}.range")
+        if selector["ease"] == "hold":
+            raise DocumentError(f"{where}.range.ease", "hold is not an ease; use linear, "
+                                "easeIn, easeOut, easyEase or a bezier")
+        try:
+            selector["ease"] = check_interpolation(selector["ease"])
+        except ValueError as error:
+            raise DocumentError(f"{where}.range.ease", str(error)) from None
+        animator["range"] = selector
+        checked.append(animator)
+    return checked
 
 
 def _check_item(item: Any, place: str) -> dict:
@@ -415,6 +457,8 @@ def _check_ids(doc: dict) -> None:
             places.append((f"comps[{ci}].layers[{li}]", layer))
             places += [(f"comps[{ci}].layers[{li}].effects[{ei}]", fx)
                        for ei, fx in enumerate(layer["effects"])]
+            places += [(f"comps[{ci}].layers[{li}].content.animators[{ai}]", animator)
+                       for ai, animator in enumerate(layer["content"].get("animators") or [])]
     places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
     highest = 0
     for place, node in places:

@@ -18,6 +18,10 @@ BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "ligh
                "difference")
 TRACK_MATTES = ("alpha", "alphaInverted", "luma", "lumaInverted", None)
 SHAPES = ("rect", "ellipse", "polygon", "star", "path")
+TEXT_ALIGNS = ("left", "center", "right", "justify")
+TEXT_DIRECTIONS = ("auto", "ltr", "rtl")
+VERTICAL_ALIGNS = ("top", "middle", "bottom")
+TEXT_FITS = ("none", "shrink")
 
 # Attributes every layer has besides transform, content and effects: name -> value kind.
 ATTRIBUTES: dict[str, Any] = {
@@ -64,13 +68,23 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
     "text": {
         "text": ("string", True),
         "font": ("string", False),
+        "fontFile": ("path", False),
+        "weight": ("weight", True),
         "size": ("positive", True),
         "fill": ("color", True),
-        "align": (("left", "center", "right"), False),
+        "stroke": ("colorOrNull", True),
+        "strokeWidth": ("nonNegative", True),
+        "strokeOver": ("bool", False),
+        "align": (TEXT_ALIGNS, False),
+        "direction": (TEXT_DIRECTIONS, False),
+        "box": ("sizeOrNull", True),
+        "verticalAlign": (VERTICAL_ALIGNS, False),
+        "fit": (TEXT_FITS, False),
         "tracking": ("number", True),
         "lineHeight": ("positive", True),
         "bold": ("bool", False),
         "italic": ("bool", False),
+        "animators": ("textAnimators", False),
     },
     "image": {"footage": ("string", False)},
     "video": {"footage": ("string", False)},
@@ -102,7 +116,9 @@ SHAPE_EXTRAS = {
     "path": {"closed": True},
 }
 _TEXT_DEFAULTS = {
-    "font": "sans-serif", "size": 72, "fill": [1.0, 1.0, 1.0, 1.0], "align": "center",
+    "font": "sans-serif", "weight": 400, "size": 72, "fill": [1.0, 1.0, 1.0, 1.0],
+    "stroke": None, "strokeWidth": 0, "strokeOver": False, "align": "center",
+    "direction": "auto", "box": None, "verticalAlign": "middle", "fit": "none",
     "tracking": 0, "lineHeight": 1.2, "bold": False, "italic": False,
 }
 
@@ -127,7 +143,8 @@ def default_content(layer_type: str, given: dict, comp: dict) -> dict:
 def content_box(doc: dict, layer: dict) -> tuple[float, float]:
     """The size [w, h] of the layer's content box in its own coordinates: the box whose center
     is a new layer's anchor, and in which the compositor draws the content with (0, 0) at its
-    top-left. Text has no box (its origin is its alignment point): (0, 0)."""
+    top-left. Text without a paragraph `box` has none (its origin is its alignment point):
+    (0, 0)."""
     content = layer.get("content", {})
     kind = layer["type"]
     if kind == "solid":
@@ -147,7 +164,8 @@ def content_box(doc: dict, layer: dict) -> tuple[float, float]:
             return NULL_BOX
         return float(source["width"]), float(source["height"])
     if kind == "text":
-        return 0.0, 0.0
+        box = static_value(content.get("box"))
+        return (float(box[0]), float(box[1])) if box else (0.0, 0.0)
     return NULL_BOX
 
 

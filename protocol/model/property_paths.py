@@ -2,8 +2,9 @@
 
 `transform.anchor|position|scale|rotation|opacity`; a content property by its name (`color`,
 `size`, `text`, ...; `content.color` also works); an effect param as `effects.FX.PARAM`, FX being
-the effect's id, its effect name, or its 1-based index (`effects.1.radius`). See
-docs/document.md, "Properties and keyframes". Pure: no I/O.
+the effect's id, its effect name, or its 1-based index (`effects.1.radius`); a text animator's
+as `animators.ID.range.NAME` or `animators.ID.properties.NAME`. See docs/document.md,
+"Properties and keyframes". Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 from protocol.model.effects import EFFECTS
 from protocol.model.layers import CONTENT, TRANSFORM
+from protocol.model.text_animators import find_animator, property_of
+from protocol.model.text_animators import paths_of as animator_paths
 
 
 @dataclass
@@ -39,9 +42,11 @@ def resolve(layer: dict, path: str) -> PropertyRef:
             raise ValueError(f"a {effect['effect']} effect has no param {parts[2]!r}; it has "
                              f"{', '.join(spec)}")
         return PropertyRef(effect["params"], parts[2], spec[parts[2]][0], True)
+    if len(parts) >= 3 and parts[0] == "animators" and layer["type"] == "text":
+        return _animator_property(layer, parts)
     name = parts[1] if len(parts) == 2 and parts[0] == "content" else path
     spec = CONTENT[layer["type"]]
-    if name in spec and name in layer["content"]:
+    if name in spec and name in layer["content"] and spec[name][0] != "textAnimators":
         kind, animatable = spec[name]
         return PropertyRef(layer["content"], name, kind, animatable)
     raise ValueError(f"layer {layer['name']!r} has no property {path!r}; its properties are "
@@ -51,10 +56,31 @@ def resolve(layer: dict, path: str) -> PropertyRef:
 def paths_of(layer: dict) -> list[str]:
     """Every property path of the layer, for error messages and catalogs."""
     paths = [f"transform.{key}" for key in TRANSFORM]
-    paths += [key for key in layer["content"] if key in CONTENT[layer["type"]]]
+    paths += [key for key in layer["content"] if key in CONTENT[layer["type"]]
+              and CONTENT[layer["type"]][key][0] != "textAnimators"]
     for index, effect in enumerate(layer["effects"], start=1):
         paths += [f"effects.{index}.{param}" for param in EFFECTS[effect["effect"]]]
+    if layer["type"] == "text":
+        for animator in layer["content"].get("animators") or []:
+            paths += animator_paths(animator)
     return paths
+
+
+def _animator_property(layer: dict, parts: list[str]) -> PropertyRef:
+    animators = layer["content"].get("animators") or []
+    animator = find_animator(animators, parts[1])
+    if animator is None:
+        listed = ", ".join(animator["id"] for animator in animators)
+        raise ValueError(f"layer {layer['name']!r} has no text animator {parts[1]!r}; "
+                         + (f"its animators are {listed}" if animators else
+                            "it has none (text.addAnimator adds one)"))
+    found = property_of(animator, parts[2:])
+    if found is None:
+        raise ValueError(f"text animator {animator['id']!r} has no property "
+                         f"{'.'.join(parts[2:])!r}; its properties are "
+                         f"{', '.join(animator_paths(animator))}")
+    container, key, kind = found
+    return PropertyRef(container, key, kind, True)
 
 
 def _effect(layer: dict, ref: str) -> dict:

@@ -18,6 +18,9 @@ from protocol.model.numbers import is_number
 
 # A kind is a name in _CHECKERS below, or a tuple of allowed strings (an enum).
 
+# Font weights as CSS and OpenType number them: 100 thin ... 400 regular, 700 bold ... 900 black.
+MIN_WEIGHT, MAX_WEIGHT = 100, 900
+
 GRADIENT_HINT = ('a gradient {"type": "linear", "start": [x, y], "end": [x, y], "stops": '
                  '[[0, COLOR], [1, COLOR]]} or {"type": "radial", "center": [x, y], "radius": '
                  'r, "stops": [...]}')
@@ -73,6 +76,25 @@ def _size(value: Any) -> list:
     if value[0] <= 0 or value[1] <= 0:
         raise ValueError(f"expected [w, h] above 0, got {value!r}")
     return list(value)
+
+
+def _size_or_null(value: Any) -> list | None:
+    return None if value is None else _size(value)
+
+
+def _weight(value: Any) -> float | int:
+    _number(value)
+    if not MIN_WEIGHT <= value <= MAX_WEIGHT:
+        raise ValueError(f"expected a weight from {MIN_WEIGHT} (thin) to {MAX_WEIGHT} (black), "
+                         f"400 being regular and 700 bold; got {value!r}")
+    return value
+
+
+def _path(value: Any) -> str:
+    _string(value)
+    if not value:
+        raise ValueError("expected a file path, got an empty string")
+    return value
 
 
 def _string(value: Any) -> str:
@@ -176,6 +198,9 @@ _CHECKERS = {
     "fill": _fill,
     "points": _points,
     "idOrNull": _id_or_null,
+    "sizeOrNull": _size_or_null,
+    "weight": _weight,
+    "path": _path,
 }
 
 _DESCRIPTIONS = {
@@ -191,6 +216,9 @@ _DESCRIPTIONS = {
     "fill": "a color, a gradient, or null",
     "points": "a corner count or a list of [x, y]",
     "idOrNull": "an id or null",
+    "sizeOrNull": "[w, h] or null",
+    "weight": f"a weight {MIN_WEIGHT}..{MAX_WEIGHT}",
+    "path": "a file path",
 }
 
 # Kinds whose values interpolate between keys (the rest hold, see protocol/model/keyframes.py).

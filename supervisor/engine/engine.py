@@ -51,6 +51,7 @@ from supervisor.errors import CommandError
 from supervisor.work import Work
 from supervisor.engine.commands.render import available as render_available
 from supervisor.engine.footage_reads import check_document
+from supervisor.engine.font_files import check_font_files
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -230,6 +231,7 @@ class Engine:
         document = json.loads(text)
         if self.confined:
             check_document(self, document)
+            check_font_files(self, document)
         return snapshot_id, document
 
     def document_text(self) -> str:

@@ -2,8 +2,8 @@
 it, so a project folder can be moved, copied or cloned from git and still find its footage and
 write its outputs beside itself.
 
-In memory every footage `path` and every queue item `output` stays absolute (docs/document.md),
-so nothing past project.open and project.save ever sees a relative path. On save, a path inside
+In memory every footage `path`, text `fontFile` and queue item `output` stays absolute
+(docs/document.md), so nothing past project.open and project.save ever sees a relative path. On save, a path inside
 the project's folder (or below it) is written relative to that folder; a path elsewhere stays
 absolute, because "../../shots" would break as soon as the project file alone is moved. On open,
 a relative path is resolved against the folder of the file being opened.
@@ -23,6 +23,11 @@ def _path_fields(doc: dict):
         yield footage, "path"
     for item in doc.get("renderQueue", []):
         yield item, "output"
+    for comp in doc.get("comps", []):
+        for layer in comp.get("layers", []):
+            content = layer.get("content")
+            if layer.get("type") == "text" and isinstance(content, dict) and "fontFile" in content:
+                yield content, "fontFile"
 
 
 def relative_inside(path: str, folder: str) -> str:

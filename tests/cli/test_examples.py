@@ -68,3 +68,23 @@ def test_an_example_renders_from_a_copy_of_the_folder_into_its_renders_folder(tm
     with av.open(str(copy / "renders" / f"{name}.mp4")) as video:
         frames = list(video.decode(video=0))
     assert len(frames) == 2 and (frames[0].width, frames[0].height) == (1280, 720)
+
+
+def test_the_title_card_subtitle_is_kerned_and_rises_word_by_word():
+    from tests.compositor.test_text_scripts import harfbuzz_width
+    from workers.compositor.fonts import family_faces
+    from workers.compositor.text_layout import lay_out
+    engine = Engine(os.path.join(EXAMPLES, "title_card.rvproj"))
+    subtitle = next(layer for layer in engine.doc["comps"][0]["layers"]
+                    if layer["name"] == "Subtitle")
+    content = subtitle["content"]
+    (animator,) = content["animators"]
+    assert animator["unit"] == "word" and set(animator["properties"]) == {"opacity", "position"}
+    words = content["text"]
+    lato = next(face.path for face in family_faces("Lato") if face.weight == 400
+                and not face.italic)
+    tracked = content["tracking"] * (len(words) - 1)
+    kerned = harfbuzz_width(lato, words, content["size"]) + tracked
+    unkerned = harfbuzz_width(lato, words, content["size"], {"kern": False}) + tracked
+    assert lay_out(content).lines[0].width == pytest.approx(kerned, abs=0.01)
+    assert kerned < unkerned - 1

@@ -99,11 +99,10 @@ def test_bold_puts_down_more_ink_than_regular():
     assert bold.sum() > regular.sum() * 1.1
 
 
-def test_system_families_are_found_through_fontconfig_after_the_bundled_ones():
+def test_system_families_are_found_in_the_font_folders_after_the_bundled_ones():
     from workers.compositor.fonts import typeface
-    system = skia.FontMgr.RefDefault().matchFamilyStyle("DejaVu Sans", skia.FontStyle.Normal())
-    if system is None:
-        pytest.skip("no DejaVu Sans on this machine's fontconfig")
+    if not os.path.exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
+        pytest.skip("no DejaVu Sans among this machine's fonts")
     assert typeface("DejaVu Sans").getFamilyName() == "DejaVu Sans"
     # A bundled family wins over a system font of the same name, so every node agrees.
     assert typeface("Roboto").getFamilyName() == "Roboto"

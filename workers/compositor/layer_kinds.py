@@ -36,9 +36,15 @@ def _shape_bounds(ctx: RenderContext, comp: dict, layer: dict, time: float) -> s
     return skia.Rect.MakeWH(*shapes.shape_size(layer, time)).makeOutset(outset, outset)
 
 
-def _text_bounds(ctx: RenderContext, comp: dict, layer: dict, time: float) -> skia.Rect:
+def _text_bounds(ctx: RenderContext, comp: dict, layer: dict, time: float) -> skia.Rect | None:
+    box = text.text_box(layer, time)
     # Anti-aliasing reaches a pixel past the glyphs' outlines.
-    return text.text_box(layer, time).makeOutset(2, 2)
+    return None if box is None else box.makeOutset(2, 2)
+
+
+def _text_single_paint(layer: dict, time: float) -> bool:
+    # A stroke under or over the fill overlaps it: faded, the two need one offscreen layer.
+    return not text.has_stroke(layer, time)
 
 
 def _always(layer: dict, time: float) -> bool:
@@ -63,7 +69,7 @@ KINDS: dict[str, LayerKind] = {
     "text": LayerKind(
         draw=lambda canvas, ctx, comp, layer, time, args:
             text.draw_text(canvas, comp, layer, time, args),
-        bounds=_text_bounds, single_paint=_always),
+        bounds=_text_bounds, single_paint=_text_single_paint),
     "image": LayerKind(
         draw=lambda canvas, ctx, comp, layer, time, args:
             footage_layers.draw_footage(canvas, ctx, layer, time, args),

@@ -1,5 +1,5 @@
 """The engine commands, one module per family; importing this package registers them all in
 supervisor.engine.commands.registry.COMMANDS, in catalog order."""
 
-from supervisor.engine.commands import (project, comp, layer, prop, effect, footage,  # noqa: F401
-                                 render_queue, render, edit)
+from supervisor.engine.commands import (  # noqa: F401
+    project, comp, layer, prop, effect, footage, render_queue, render, edit, font, text, captions)

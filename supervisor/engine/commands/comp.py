@@ -12,6 +12,7 @@ from supervisor.engine.commands.lookup import find_comp
 from supervisor.engine.commands.overview import comp_summary
 from supervisor.engine.commands.registry import COLOR, COMP_REF, command, described
 from supervisor.errors import CommandError
+from supervisor.engine.commands.text import renew_animator_ids
 
 SETTINGS = {
     "name": {"type": "string", "description": "the comp's name"},
@@ -122,6 +123,7 @@ def comp_duplicate(engine, params, work):
         layer["id"] = renamed[layer["id"]]
         for effect in layer["effects"]:
             effect["id"] = allocate_id(doc, "effect")
+        renew_animator_ids(doc, layer)
     for layer in copy_["layers"]:
         if layer["parent"] is not None:
             layer["parent"] = renamed[layer["parent"]]

@@ -12,7 +12,7 @@ from protocol.model.document import (DocumentError, allocate_id, numbered_name, 
                                      unique_name)
 from protocol.model.document import check_property
 from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT,
-                             SHAPE_EXTRAS, TRANSFORM, default_content, new_layer)
+                             SHAPE_EXTRAS, TRANSFORM, content_box, default_content, new_layer)
 from protocol.model.values import check_value
 from supervisor.engine.commands.footage import import_footage
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
@@ -20,6 +20,9 @@ from supervisor.engine.commands.overview import layer_summary
 from supervisor.engine.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
                                                  command, described)
 from supervisor.errors import CommandError
+from supervisor.engine.commands.text import renew_animator_ids
+from supervisor.engine.font_files import check_font_file
+from workers.compositor.text_warnings import font_warnings
 
 ATTRIBUTE_PARAMS = {
     "name": {"type": "string"},
@@ -52,8 +55,8 @@ CONTENT_PARAMS = {
     "size": {"type": ["array", "number"], "description": "shape: [w, h]; text: font size in px"},
     "fill": {"type": ["array", "string", "object", "null"],
              "description": "shape: a color, a gradient or null; text: a color"},
-    "stroke": described({"type": ["array", "string", "null"]}, "shape: a color or null"),
-    "strokeWidth": {"type": "number", "description": "shape: stroke width in px"},
+    "stroke": described({"type": ["array", "string", "null"]}, "shape, text: a color or null"),
+    "strokeWidth": {"type": "number", "description": "shape, text: stroke width in px"},
     "strokeJoin": {"type": "string", "enum": ["miter", "round", "bevel"]},
     "strokeCap": {"type": "string", "enum": ["butt", "round", "square"]},
     "cornerRadius": {"type": "number", "description": "rect: corner radius"},
@@ -62,8 +65,22 @@ CONTENT_PARAMS = {
     "innerRadius": {"type": "number", "description": "star: inner radius over outer (0.5)"},
     "closed": {"type": "boolean", "description": "path: closed (default true)"},
     "text": {"type": "string", "description": "text: the text; lines separated by \\n"},
-    "font": {"type": "string", "description": "text: a font family name"},
-    "align": {"type": "string", "enum": ["left", "center", "right"]},
+    "font": {"type": "string", "description": "text: a font family name (font.list)"},
+    "fontFile": described(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "
+                                     "draw with instead of font"),
+    "weight": {"type": "number", "description": "text: 100 to 900 (400 regular, 700 bold); "
+               "a variable font is drawn at exactly that weight"},
+    "strokeOver": {"type": "boolean", "description": "text: the stroke over the fill "
+                   "(default false: under it)"},
+    "align": {"type": "string", "enum": ["left", "center", "right", "justify"]},
+    "direction": {"type": "string", "enum": ["auto", "ltr", "rtl"],
+                  "description": "text: the base direction (auto: from the first letter)"},
+    "box": {"type": ["array", "null"], "description": "text: a paragraph box [w, h]: lines "
+            "wrap at w, the anchor defaults to its center; null for none"},
+    "verticalAlign": {"type": "string", "enum": ["top", "middle", "bottom"],
+                      "description": "text: where the lines sit in the box (or on the anchor)"},
+    "fit": {"type": "string", "enum": ["none", "shrink"],
+            "description": "text: shrink the size until the text fits its box"},
     "tracking": {"type": "number", "description": "text: extra px between characters"},
     "lineHeight": {"type": "number", "description": "text: line height as a multiple of size"},
     "bold": {"type": "boolean"},
@@ -76,10 +93,12 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
 
 @command("layer.add", "Add a layer",
          "Add a layer of a type: solid {color, width?, height?}, shape {shape, size, fill?, "
-         "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font?, size?, fill?, "
-         "align?}, image or video {footage, or path to import}, precomp {source}, null. The new "
-         "layer is centered (anchor at its content's center, position at the comp's) and goes on "
-         "top unless index says otherwise. Returns {layer} (its id).",
+         "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font? or fontFile?, "
+         "size?, weight?, fill?, stroke?, align?, box?, fit?, direction?, ...}, image or video "
+         "{footage, or path to import}, precomp {source}, null. The new layer is centered "
+         "(anchor at its content's center, position at the comp's) and goes on top unless index "
+         "says otherwise. Returns {layer} (its id), and warnings when a text's font is not "
+         "installed or a character has no font.",
          {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
           **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
           "path": described(READ_PATH, "image, video: a file to import as footage first"),
@@ -99,6 +118,7 @@ def layer_add(engine, params, work):
             raise CommandError("give footage or path, not both.")
         params["footage"] = import_footage(engine, params.pop("path"))[0]["id"]
     given = _content_params(doc, kind, params, creating=True)
+    _check_font_file(engine, given)
     content = default_content(kind, given, comp)
     index = params.get("index", 1)
     if not 1 <= index <= len(comp["layers"]) + 1:
@@ -112,7 +132,7 @@ def layer_add(engine, params, work):
     if kind == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
                            "other precomps; pick another source.")
-    return {"layer": layer["id"], "name": layer["name"], "index": index}
+    return _with_warnings({"layer": layer["id"], "name": layer["name"], "index": index}, layer)
 
 
 @command("layer.set", "Change a layer",
@@ -128,14 +148,18 @@ def layer_set(engine, params, work):
     comp = find_comp(doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     given = _content_params(doc, layer["type"], params, creating=False, layer=layer)
+    _check_font_file(engine, given)
     if "shape" in given and given["shape"] != layer["content"]["shape"]:
         _reshape(layer["content"], given["shape"])
+    box_before = content_box(doc, layer)
     layer["content"].update(given)
+    if "anchor" not in params and layer["type"] == "text":
+        _follow_box(doc, layer, box_before)
     apply_params(doc, comp, layer, params)
     if layer["type"] == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
                            "other precomps; pick another source.")
-    return layer_summary(comp, layer)
+    return _with_warnings(layer_summary(comp, layer), layer)
 
 
 @command("layer.get", "Read a layer",
@@ -175,6 +199,7 @@ def layer_duplicate(engine, params, work):
     duplicate["id"] = allocate_id(doc, "layer")
     for effect in duplicate["effects"]:
         effect["id"] = allocate_id(doc, "effect")
+    renew_animator_ids(doc, duplicate)
     duplicate["name"] = params.get("name") or unique_name(
         original["name"], {layer["name"] for layer in comp["layers"]})
     index = comp["layers"].index(original)
@@ -262,6 +287,30 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     if "source" in checked:
         checked["source"] = find_comp(doc, checked["source"])["id"]
     return checked
+
+
+def _check_font_file(engine, given: dict) -> None:
+    if "fontFile" in given:
+        given["fontFile"] = check_font_file(engine, given["fontFile"])
+
+
+def _follow_box(doc: dict, layer: dict, box_before: tuple) -> None:
+    """A text whose paragraph box changed keeps its anchor at the box's center, if that is
+    where it was (the default); an anchor moved elsewhere, or animated, stays."""
+    anchor = layer["transform"]["anchor"]
+    box_after = content_box(doc, layer)
+    if box_after != box_before and isinstance(anchor, list) and \
+            anchor == [box_before[0] / 2, box_before[1] / 2]:
+        layer["transform"]["anchor"] = [box_after[0] / 2, box_after[1] / 2]
+
+
+def _with_warnings(result: dict, layer: dict) -> dict:
+    """A text layer's result names what it draws with a fallback (docs/commands.md)."""
+    if layer["type"] == "text":
+        warnings = font_warnings(layer["content"])
+        if warnings:
+            result["warnings"] = warnings
+    return result
 
 
 def _article(word: str) -> str:

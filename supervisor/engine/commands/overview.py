@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from protocol.model.keyframes import frame_count, is_animated, static_value
 from supervisor.engine.footage_probe import is_missing
+from workers.compositor.text_warnings import font_warnings
 
 
 def project_info(engine) -> dict:
@@ -24,14 +25,22 @@ def project_info(engine) -> dict:
 
 
 def document_overview(engine) -> dict:
-    """doc_inspect: the project, then every comp with its layers, footage and the queue."""
+    """doc_inspect: the project, then every comp with its layers, footage and the queue, and
+    the text layers drawn with a fallback font (fontFallbacks), if any."""
     doc = engine.doc
-    return {
+    overview = {
         "project": project_info(engine),
         "comps": [comp_summary(comp, with_layers=True) for comp in doc["comps"]],
         "footage": [footage_summary(f) for f in doc["footage"]],
         "renderQueue": [item_summary(engine, item) for item in doc["renderQueue"]],
     }
+    fallbacks = [{"comp": comp["id"], "layer": layer["id"], "name": layer["name"],
+                  "warnings": warnings}
+                 for comp in doc["comps"] for layer in comp["layers"]
+                 if layer["type"] == "text" and (warnings := font_warnings(layer["content"]))]
+    if fallbacks:
+        overview["fontFallbacks"] = fallbacks
+    return overview
 
 
 def comp_summary(comp: dict, with_layers: bool = False) -> dict:

@@ -1,0 +1,138 @@
+"""captions.import: a caption file (supervisor/engine/caption_files.py) as a text layer that shows
+each cue exactly during its time and nothing between cues.
+
+The layer's `text` is keyed with hold keys: a cue's text at its start, an empty text at its
+end (unless the next cue starts there). `mode`:
+- line: a cue at a time; word timings from a .json are grouped into lines (a new line after
+  MAX_LINE_CHARACTERS or a pause of MAX_WORD_GAP);
+- word: one word at a time (SRT and VTT cues spread their time over their words);
+- karaoke: lines as in `line`, the word being spoken drawn in the `highlight` color by a word
+  text animator whose range is keyed to each word's time.
+"""
+
+from __future__ import annotations
+
+from protocol.model.document import unique_name
+from supervisor.engine.caption_files import read_cues
+from supervisor.engine.commands.layer import layer_add
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, READ_PATH, command, described
+from supervisor.errors import CommandError
+from supervisor.engine.commands.text import add_animator
+
+MODES = ("line", "word", "karaoke")
+# Subtitle guidelines keep a line to about 42 characters and start a new one at a pause.
+MAX_LINE_CHARACTERS = 42
+MAX_WORD_GAP = 0.8
+DEFAULT_HIGHLIGHT = "#ffd400"
+# Keys this close are one time (a cue ending where the next starts).
+SAME_TIME = 1e-6
+
+
+@command("captions.import", "Import captions",
+         "Read captions (SubRip .srt, WebVTT .vtt, or word timings .json [{word, start, end}] "
+         "as speech-to-text tools write them) into a new text layer that shows each cue "
+         "exactly during its time. mode: line (default), word, or karaoke (the current word "
+         "in style.highlight). style: text params for the layer (font, size, fill, stroke, "
+         "strokeWidth, weight, align, ...; highlight for karaoke); box: [w, h] (default: the "
+         "bottom fifth of the comp, 80% wide; text shrinks to fit). Returns {layer, cues}.",
+         {"comp": COMP_REF, "path": described(READ_PATH, "the caption file"),
+          "mode": {"type": "string", "enum": list(MODES)},
+          "style": {"type": "object", "description": "text params for the layer, and "
+                    "highlight (karaoke's color)"},
+          "box": {"type": "array", "description": "[w, h] of the captions' box"}},
+         required=("comp", "path"))
+def captions_import(engine, params, work):
+    comp = find_comp(engine.doc, params["comp"])
+    source, cues = read_cues(engine, params["path"])
+    mode = params.get("mode", "line")
+    cues = sorted(cues, key=lambda cue: cue[0])
+    if source == "json" and mode != "word":
+        cues = _lines_of_words(cues)
+    if mode == "word":
+        cues = [(start, end, word, [(start, end, word)])
+                for cue in cues for start, end, word in cue[3]]
+    style = dict(params.get("style") or {})
+    highlight = style.pop("highlight", DEFAULT_HIGHLIGHT)
+    for reserved in ("comp", "type", "text"):
+        if reserved in style:
+            raise CommandError(f"captions.import: style sets the look of the captions, not "
+                               f"{reserved!r}.")
+    width, height = comp["width"], comp["height"]
+    box = params.get("box") or [width * 0.8, height * 0.2]
+    size = round(height / 18)
+    layer_params = {
+        "comp": comp["id"], "type": "text", "text": {"keys": _text_keys(cues)},
+        "name": unique_name("Captions", {layer["name"] for layer in comp["layers"]}),
+        "size": size, "fill": [1, 1, 1, 1], "stroke": [0, 0, 0, 1],
+        "strokeWidth": max(size / 10, 1), "box": box, "verticalAlign": "bottom",
+        "fit": "shrink", "position": [width / 2, height * 0.92 - box[1] / 2], **style}
+    added = layer_add(engine, layer_params, work)
+    result = {"layer": added["layer"], "name": added["name"], "cues": len(cues),
+              "mode": mode, "format": source, "start": cues[0][0], "end": cues[-1][1]}
+    if mode == "karaoke":
+        layer = find_layer(comp, added["layer"])
+        animator = add_animator(engine, layer, "word", {"fill": highlight},
+                                _highlight_keys(cues))
+        result["animator"] = animator["id"]
+    if added.get("warnings"):
+        result["warnings"] = added["warnings"]
+    return result
+
+
+def _lines_of_words(words: list) -> list:
+    """Single-word cues (a .json) grouped into lines."""
+    lines, current = [], []
+    for cue in words:
+        text = " ".join(w[2] for w in current + [cue])
+        if current and (len(text) > MAX_LINE_CHARACTERS or cue[0] - current[-1][1] >
+                        MAX_WORD_GAP):
+            lines.append(current)
+            current = []
+        current.append(cue)
+    lines.append(current)
+    return [(line[0][0], line[-1][1], " ".join(w[2] for w in line), [w[3][0] for w in line])
+            for line in lines]
+
+
+class _Keys:
+    """Hold keys in time order; a key at the time of the last one replaces it."""
+
+    def __init__(self) -> None:
+        self.keys: list[dict] = []
+
+    def put(self, time: float, value) -> None:
+        if self.keys and abs(self.keys[-1]["time"] - time) < SAME_TIME:
+            self.keys[-1]["value"] = value
+        elif not self.keys or time > self.keys[-1]["time"]:
+            self.keys.append({"time": time, "value": value, "interpolation": "hold"})
+
+
+def _text_keys(cues: list) -> list:
+    keys = _Keys()
+    if cues[0][0] > 0:
+        keys.put(0.0, "")
+    for index, (start, end, text, _) in enumerate(cues):
+        keys.put(start, text)
+        following = cues[index + 1][0] if index + 1 < len(cues) else None
+        if following is None or following - end > SAME_TIME:
+            keys.put(end, "")
+    return keys.keys
+
+
+def _highlight_keys(cues: list) -> dict:
+    """The word animator's range: the span of the word being spoken, in percent of the cue's
+    words; empty between cues and before a cue's first word."""
+    start, end = _Keys(), _Keys()
+    for put in (start.put, end.put):
+        put(0.0, 0)
+    for start_time, end_time, text, words in cues:
+        count = len(text.split())
+        start.put(start_time, 0)
+        end.put(start_time, 0)
+        for number, (word_start, _, _) in enumerate(words):
+            start.put(max(word_start, start_time), 100.0 * number / count)
+            end.put(max(word_start, start_time), 100.0 * (number + 1) / count)
+        start.put(end_time, 0)
+        end.put(end_time, 0)
+    return {"start": {"keys": start.keys}, "end": {"keys": end.keys}}
