@@ -21,13 +21,14 @@ from typing import Any, Callable
 from protocol.effects import EFFECTS, default_params
 from protocol.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.keyframes import check_interpolation, frame_count, is_animated
-from protocol.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.layers import (ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM,
+                             missing_defaults)
 from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
 from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
 from protocol.values import check_value, describe, is_number
 
-VERSION = 1
+VERSION = 2
 
 ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
                "item": "item"}
@@ -151,8 +152,23 @@ def _migrate_0_to_1(doc: dict) -> dict:
     return upgraded
 
 
+def _migrate_1_to_2(doc: dict) -> dict:
+    """Version 1 stored a path shape as `points` (a list of [x, y]) and `closed`, straight
+    segments only; version 2 stores one animatable `path` with tangents (protocol/bezier.py).
+    Anything not shaped like a version 1 path is left for validation to report."""
+    for comp in doc.get("comps", []) if isinstance(doc.get("comps"), list) else []:
+        for layer in comp.get("layers", []) if isinstance(comp, dict) else []:
+            content = layer.get("content") if isinstance(layer, dict) else None
+            if (isinstance(content, dict) and content.get("shape") == "path"
+                    and "path" not in content and isinstance(content.get("points"), list)):
+                content["path"] = {"points": content.pop("points"),
+                                   "closed": content.pop("closed", True)}
+    doc["version"] = 2
+    return doc
+
+
 # from version -> step to the next version
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {0: _migrate_0_to_1}
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {0: _migrate_0_to_1, 1: _migrate_1_to_2}
 
 
 def migrate(doc: dict) -> dict:
@@ -357,11 +373,15 @@ def check_layer(layer: Any, place: str) -> dict:
                                                  f"{where}.{key}")
     spec = CONTENT[layer["type"]]
     where = f"{place}.content"
+    if isinstance(layer["content"], dict):
+        layer["content"].update(missing_defaults(layer["type"], layer["content"]))
     _check_keys(layer["content"], where, required=REQUIRED_CONTENT[layer["type"]],
                 optional=tuple(k for k in spec if k not in REQUIRED_CONTENT[layer["type"]]))
     for key, value in layer["content"].items():
         kind, animatable = spec[key]
         layer["content"][key] = check_property(kind, value, f"{where}.{key}", animatable)
+    if layer["content"].get("shape") == "path" and "path" not in layer["content"]:
+        raise DocumentError(where, "a path shape needs its path (points, and tangents if curved)")
     if not isinstance(layer["effects"], list):
         raise DocumentError(f"{place}.effects", f"expected a list, got {layer['effects']!r}")
     layer["effects"] = [check_effect(fx, f"{place}.effects[{i}]")

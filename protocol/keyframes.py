@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from protocol.bezier import is_path, morph
 from protocol.numbers import is_number
 
 # The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
@@ -76,7 +77,9 @@ def interpolate(a: Any, b: Any, fraction: float | None) -> Any:
         return a + (b - a) * fraction
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [interpolate(x, y, fraction) for x, y in zip(a, b)]
-    return a  # text, null, mismatched shapes: hold
+    if is_path(a) and is_path(b):
+        return morph(a, b, fraction)
+    return a  # text, null, gradients, mismatched shapes: hold
 
 
 def cubic_bezier(x1: float, y1: float, x2: float, y2: float, x: float) -> float:

@@ -59,7 +59,14 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
         "cornerRadius": ("nonNegative", True),
         "points": ("points", False),
         "innerRadius": ("positive", True),
-        "closed": ("bool", False),
+        "path": ("bezierPath", True),
+        # The stroke's trim (percent of the outline's length; the offset in degrees, 360 being
+        # once around) and dash pattern, for every kind of shape.
+        "trimStart": ("number", True),
+        "trimEnd": ("number", True),
+        "trimOffset": ("number", True),
+        "dashes": ("dashes", False),
+        "dashOffset": ("number", True),
     },
     "text": {
         "text": ("string", True),
@@ -91,7 +98,8 @@ REQUIRED_CONTENT: dict[str, tuple[str, ...]] = {
 
 _SHAPE_DEFAULTS = {
     "fill": [1.0, 1.0, 1.0, 1.0], "stroke": None, "strokeWidth": 0, "strokeJoin": "miter",
-    "strokeCap": "butt",
+    "strokeCap": "butt", "trimStart": 0, "trimEnd": 100, "trimOffset": 0, "dashes": [],
+    "dashOffset": 0,
 }
 # Which shape keys belong to which kind of shape, beyond the common ones above.
 SHAPE_EXTRAS = {
@@ -99,7 +107,7 @@ SHAPE_EXTRAS = {
     "ellipse": {},
     "polygon": {"points": 5},
     "star": {"points": 5, "innerRadius": 0.5},
-    "path": {"closed": True},
+    "path": {},  # its `path` has no default: layer.add needs its points
 }
 _TEXT_DEFAULTS = {
     "font": "sans-serif", "size": 72, "fill": [1.0, 1.0, 1.0, 1.0], "align": "center",
@@ -122,6 +130,15 @@ def default_content(layer_type: str, given: dict, comp: dict) -> dict:
         content = {key: None for key in CONTENT[layer_type]}
     content.update(copy.deepcopy(given))
     return content
+
+
+def missing_defaults(layer_type: str, content: dict) -> dict:
+    """The defaults of content keys a loaded layer leaves out: keys added after its document
+    was written (a shape's trim and dashes), so older projects read as they always drew."""
+    if layer_type != "shape":
+        return {}
+    defaults = {**_SHAPE_DEFAULTS, **SHAPE_EXTRAS.get(content.get("shape"), {})}
+    return {key: copy.deepcopy(value) for key, value in defaults.items() if key not in content}
 
 
 def content_box(doc: dict, layer: dict) -> tuple[float, float]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.bezier import PATH_HINT, check_path
 from protocol.colors import COLOR_HINT, normalize_color
 from protocol.limits import MAX_CORNERS, MAX_PATH_POINTS, MAX_TEXT_LENGTH
 from protocol.numbers import is_number
@@ -157,6 +158,21 @@ def _points(value: Any) -> Any:
                      f"{value!r}")
 
 
+def _dashes(value: Any) -> list:
+    """A stroke's dash pattern [on, off, ...] in px; [] for a solid stroke."""
+    if not (isinstance(value, list) and all(is_number(v) and v >= 0 for v in value)):
+        raise ValueError(f"expected dashes [on, off, ...] in px (numbers of 0 or more), or [] "
+                         f"for none; got {value!r}")
+    if value and sum(value) <= 0:
+        raise ValueError(f"dashes {value!r} add up to 0 px, so the pattern never advances; give "
+                         "a length above 0, or [] for a solid stroke")
+    return list(value)
+
+
+def _number_or_null(value: Any) -> float | int | None:
+    return None if value is None else _number(value)
+
+
 def _id_or_null(value: Any) -> str | None:
     if value is None:
         return None
@@ -176,6 +192,9 @@ _CHECKERS = {
     "fill": _fill,
     "points": _points,
     "idOrNull": _id_or_null,
+    "bezierPath": check_path,
+    "dashes": _dashes,
+    "numberOrNull": _number_or_null,
 }
 
 _DESCRIPTIONS = {
@@ -191,7 +210,11 @@ _DESCRIPTIONS = {
     "fill": "a color, a gradient, or null",
     "points": "a corner count or a list of [x, y]",
     "idOrNull": "an id or null",
+    "bezierPath": PATH_HINT,
+    "dashes": "dashes [on, off, ...] in px, or []",
+    "numberOrNull": "a number or null",
 }
 
 # Kinds whose values interpolate between keys (the rest hold, see protocol/keyframes.py).
-INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color"}
+INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color", "bezierPath",
+                      "numberOrNull"}

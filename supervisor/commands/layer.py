@@ -9,7 +9,9 @@ from __future__ import annotations
 import copy
 
 from protocol.document import DocumentError, allocate_id, numbered_name, precomp_cycle, unique_name
+from protocol.bezier import PATH_KEYS
 from protocol.document import check_property
+from protocol.keyframes import static_value
 from protocol.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT,
                              SHAPE_EXTRAS, TRANSFORM, default_content, new_layer)
 from protocol.values import check_value
@@ -57,8 +59,21 @@ CONTENT_PARAMS = {
     "cornerRadius": {"type": "number", "description": "rect: corner radius"},
     "points": {"type": ["integer", "array"], "description": "polygon, star: corner count; path: "
                "a list of [x, y] in the content box"},
+    "inTangents": {"type": "array", "description": "path: one [dx, dy] per point, relative to "
+                   "it, the handle the curve arrives along (default all [0, 0]: straight)"},
+    "outTangents": {"type": "array", "description": "path: one [dx, dy] per point, relative to "
+                    "it, the handle the curve leaves along"},
     "innerRadius": {"type": "number", "description": "star: inner radius over outer (0.5)"},
     "closed": {"type": "boolean", "description": "path: closed (default true)"},
+    "trimStart": {"type": "number", "description": "shape: where the stroke starts, percent of "
+                  "the outline's length (0)"},
+    "trimEnd": {"type": "number", "description": "shape: where the stroke ends, percent (100)"},
+    "trimOffset": {"type": "number", "description": "shape: turns the trimmed stroke along "
+                   "the outline, degrees (360 = once around)"},
+    "dashes": {"type": "array", "description": "shape: the stroke's dash pattern [on, off, ...] "
+               "in px; [] for a solid stroke"},
+    "dashOffset": {"type": "number", "description": "shape: shifts the dash pattern along the "
+                   "stroke, px"},
     "text": {"type": "string", "description": "text: the text; lines separated by \\n"},
     "font": {"type": "string", "description": "text: a font family name"},
     "align": {"type": "string", "enum": ["left", "center", "right"]},
@@ -69,7 +84,8 @@ CONTENT_PARAMS = {
     "footage": {"type": "string", "description": "image, video: a footage id or name"},
     "source": {"type": "string", "description": "precomp: the comp it shows (id or name)"},
 }
-_SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap")
+_SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap",
+                 "trimStart", "trimEnd", "trimOffset", "dashes", "dashOffset")
 
 
 @command("layer.add", "Add a layer",
@@ -222,7 +238,7 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         shape = given.get("shape") or (layer["content"]["shape"] if layer else None)
         allowed = set(_SHAPE_COMMON) | set(SHAPE_EXTRAS.get(shape, {}))
         if shape == "path":
-            allowed.add("points")
+            allowed |= set(PATH_KEYS)
         if shape:
             what = _article(shape) + " shape"
     wrong = [key for key in given if key not in allowed]
@@ -237,6 +253,10 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         if missing:
             raise CommandError(f"{_article(kind)} layer needs {', '.join(map(repr, missing))}.")
     checked = {}
+    if kind == "shape" and allowed.issuperset(PATH_KEYS):
+        path_params = {key: given.pop(key) for key in PATH_KEYS if key in given}
+        if path_params or "path" not in (layer or {}).get("content", {}):
+            checked["path"] = _path_value(path_params, layer)
     for key, value in given.items():
         value_kind, animatable = spec[key]
         try:
@@ -262,6 +282,27 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     return checked
 
 
+def _path_value(given: dict, layer: dict | None) -> dict:
+    """A path shape's static path from points, inTangents, outTangents and closed, over the
+    layer's current path where some are left out (new points clear the old tangents, which
+    belong to the old points)."""
+    current = static_value(layer["content"].get("path")) if layer else None
+    if "points" not in given and current is None:
+        raise CommandError("a path shape needs 'points' (a list of [x, y]), and inTangents and "
+                           "outTangents for curves.")
+    value = {"points": given.get("points", current and current["points"]),
+             "closed": given.get("closed", current["closed"] if current else True)}
+    for key in ("inTangents", "outTangents"):
+        if key in given:
+            value[key] = given[key]
+        elif "points" not in given:
+            value[key] = current[key]
+    try:
+        return check_property("bezierPath", value, "path")
+    except DocumentError as error:
+        raise CommandError(f"{error}.") from None
+
+
 def _article(word: str) -> str:
     return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
@@ -273,6 +314,7 @@ def _reshape(content: dict, shape: str) -> None:
         for key in extras:
             content.pop(key, None)
     content.pop("points", None)
+    content.pop("path", None)
     content.update(copy.deepcopy(SHAPE_EXTRAS[shape]))
 
 
