@@ -24,6 +24,7 @@ from protocol.keyframes import check_interpolation, frame_count, is_animated
 from protocol.layers import (ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM,
                              missing_defaults)
 from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
 from protocol.values import check_value, describe, is_number
@@ -31,8 +32,8 @@ from protocol.values import check_value, describe, is_number
 VERSION = 2
 
 ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
-               "item": "item"}
-_ID = re.compile(r"^(comp|layer|fx|footage|item)(\d+)$")
+               "item": "item", "mask": "mask", "marker": "marker"}
+_ID = re.compile(r"^(comp|layer|fx|footage|item|mask|marker)(\d+)$")
 
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
@@ -83,6 +84,14 @@ def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: st
     return {"id": allocate_id(doc, "item"), "comp": comp_id, "output": output,
             "format": format, "frames": frames, "skipExisting": skip_existing,
             "codecOptions": dict(codec_options), "status": "queued"}
+
+
+def renew_ids(doc: dict, layer: dict) -> None:
+    """Fresh ids for a copied layer's own parts (effects, masks), so the copy shares none with
+    its original; the layer's own id is the caller's."""
+    for part, kind in (("effects", "effect"), ("masks", "mask")):
+        for item in layer.get(part, []):
+            item["id"] = allocate_id(doc, kind)
 
 
 def unique_name(base: str, taken: set[str]) -> str:
@@ -358,7 +367,7 @@ def frame_count_problem(duration: float, frame_rate: float) -> str | None:
 def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
-                                        *ATTRIBUTES), optional=())
+                                        *ATTRIBUTES), optional=("masks",))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
     for key, kind in ATTRIBUTES.items():
@@ -386,7 +395,23 @@ def check_layer(layer: Any, place: str) -> dict:
         raise DocumentError(f"{place}.effects", f"expected a list, got {layer['effects']!r}")
     layer["effects"] = [check_effect(fx, f"{place}.effects[{i}]")
                         for i, fx in enumerate(layer["effects"])]
+    layer.setdefault("masks", [])
+    if not isinstance(layer["masks"], list):
+        raise DocumentError(f"{place}.masks", f"expected a list, got {layer['masks']!r}")
+    layer["masks"] = [check_mask(mask, f"{place}.masks[{i}]")
+                      for i, mask in enumerate(layer["masks"])]
     return layer
+
+
+def check_mask(mask: Any, place: str) -> dict:
+    """One mask (protocol/masks.py's tables), normalised."""
+    _check_keys(mask, place, required=("id", *MASK_ATTRIBUTES, *MASK_PROPERTIES), optional=())
+    _expect(mask, "id", "string", place)
+    for key, kind in MASK_ATTRIBUTES.items():
+        _expect(mask, key, kind, place)
+    for key, (kind, _) in MASK_PROPERTIES.items():
+        mask[key] = check_property(kind, mask[key], f"{place}.{key}")
+    return mask
 
 
 def check_effect(effect: Any, place: str) -> dict:
@@ -435,6 +460,8 @@ def _check_ids(doc: dict) -> None:
             places.append((f"comps[{ci}].layers[{li}]", layer))
             places += [(f"comps[{ci}].layers[{li}].effects[{ei}]", fx)
                        for ei, fx in enumerate(layer["effects"])]
+            places += [(f"comps[{ci}].layers[{li}].masks[{mi}]", mask)
+                       for mi, mask in enumerate(layer["masks"])]
     places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
     highest = 0
     for place, node in places:

@@ -187,6 +187,7 @@ def new_layer(doc: dict, comp: dict, layer_id: str, name: str, layer_type: str,
         "transform": {},
         "content": content,
         "effects": [],
+        "masks": [],
     }
     layer.update(attributes or {})
     w, h = content_box(doc, layer)

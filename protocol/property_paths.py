@@ -2,7 +2,8 @@
 
 `transform.anchor|position|scale|rotation|opacity`; a content property by its name (`color`,
 `size`, `text`, ...; `content.color` also works); an effect param as `effects.FX.PARAM`, FX being
-the effect's id, its effect name, or its 1-based index (`effects.1.radius`). See
+the effect's id, its effect name, or its 1-based index (`effects.1.radius`); a mask's property as
+`masks.M.path|feather|opacity|expansion`, M its id, name or 1-based index. See
 docs/document.md, "Properties and keyframes". Pure: no I/O.
 """
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from protocol.effects import EFFECTS
 from protocol.layers import CONTENT, TRANSFORM
+from protocol.masks import MASK_PROPERTIES
 
 
 @dataclass
@@ -39,6 +41,12 @@ def resolve(layer: dict, path: str) -> PropertyRef:
             raise ValueError(f"a {effect['effect']} effect has no param {parts[2]!r}; it has "
                              f"{', '.join(spec)}")
         return PropertyRef(effect["params"], parts[2], spec[parts[2]][0], True)
+    if len(parts) == 3 and parts[0] == "masks":
+        mask = find_mask(layer, parts[1])
+        if parts[2] not in MASK_PROPERTIES:
+            raise ValueError(f"a mask has no property {parts[2]!r}; it has "
+                             f"{', '.join(MASK_PROPERTIES)}")
+        return PropertyRef(mask, parts[2], MASK_PROPERTIES[parts[2]][0], True)
     name = parts[1] if len(parts) == 2 and parts[0] == "content" else path
     spec = CONTENT[layer["type"]]
     if name in spec and name in layer["content"]:
@@ -54,7 +62,32 @@ def paths_of(layer: dict) -> list[str]:
     paths += [key for key in layer["content"] if key in CONTENT[layer["type"]]]
     for index, effect in enumerate(layer["effects"], start=1):
         paths += [f"effects.{index}.{param}" for param in EFFECTS[effect["effect"]]]
+    for mask in layer.get("masks", []):
+        paths += [f"masks.{mask['id']}.{key}" for key in MASK_PROPERTIES]
     return paths
+
+
+def find_mask(layer: dict, ref) -> dict:
+    """A mask of the layer by its id, its name, or its 1-based index; ValueError listing the
+    masks otherwise."""
+    masks = layer.get("masks", [])
+    for mask in masks:
+        if mask["id"] == ref:
+            return mask
+    named = [mask for mask in masks if mask["name"] == ref]
+    if len(named) > 1:
+        raise ValueError(f"{len(named)} masks of layer {layer['name']!r} are called {ref!r} "
+                         f"({', '.join(m['id'] for m in named)}); name the mask by its id")
+    if named:
+        return named[0]
+    index = ref if isinstance(ref, int) and not isinstance(ref, bool) else (
+        int(ref) if isinstance(ref, str) and ref.isdigit() else None)
+    if index is not None and 1 <= index <= len(masks):
+        return masks[index - 1]
+    listed = ", ".join(f"{i} {m['name']!r} ({m['id']})" for i, m in enumerate(masks, 1))
+    raise ValueError(f"layer {layer['name']!r} has no mask {ref!r}; "
+                     + (f"its masks are {listed}" if masks else "it has no masks (add one with "
+                        "mask.add)"))
 
 
 def _effect(layer: dict, ref: str) -> dict:

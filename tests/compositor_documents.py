@@ -57,6 +57,17 @@ def bezier(points, *, closed=True, in_tangents=None, out_tangents=None) -> dict:
             "closed": closed}
 
 
+def mask(mask_id: str, path: dict, mode: str = "add", *, inverted=False, feather=0,
+         opacity=100, expansion=0) -> dict:
+    return {"id": mask_id, "name": mask_id, "mode": mode, "inverted": inverted, "path": path,
+            "feather": feather, "opacity": opacity, "expansion": expansion}
+
+
+def box_path(x: float, y: float, width: float, height: float) -> dict:
+    """A closed rectangle path from (x, y), clockwise."""
+    return bezier([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
+
+
 def text(layer_id: str, words: str, x: float, y: float, **content) -> dict:
     transform = {key: content.pop(key) for key in ("opacity", "rotation", "scale")
                  if key in content}

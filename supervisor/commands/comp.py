@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 from protocol.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
-                               numbered_name, unique_name)
+                               numbered_name, renew_ids, unique_name)
 from protocol.values import check_value
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.overview import comp_summary
@@ -119,8 +119,7 @@ def comp_duplicate(engine, params, ctx):
     for layer in copy_["layers"]:
         renamed[layer["id"]] = allocate_id(doc, "layer")
         layer["id"] = renamed[layer["id"]]
-        for effect in layer["effects"]:
-            effect["id"] = allocate_id(doc, "effect")
+        renew_ids(doc, layer)
     for layer in copy_["layers"]:
         if layer["parent"] is not None:
             layer["parent"] = renamed[layer["parent"]]

@@ -10,7 +10,7 @@ import copy
 
 from protocol.document import DocumentError, allocate_id, numbered_name, precomp_cycle, unique_name
 from protocol.bezier import PATH_KEYS
-from protocol.document import check_property
+from protocol.document import check_property, renew_ids
 from protocol.keyframes import static_value
 from protocol.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT,
                              SHAPE_EXTRAS, TRANSFORM, default_content, new_layer)
@@ -187,8 +187,7 @@ def layer_duplicate(engine, params, ctx):
     original = find_layer(comp, params["layer"])
     duplicate = copy.deepcopy(original)
     duplicate["id"] = allocate_id(doc, "layer")
-    for effect in duplicate["effects"]:
-        effect["id"] = allocate_id(doc, "effect")
+    renew_ids(doc, duplicate)
     duplicate["name"] = params.get("name") or unique_name(
         original["name"], {layer["name"] for layer in comp["layers"]})
     index = comp["layers"].index(original)

@@ -66,6 +66,10 @@ def layer_summary(comp: dict, layer: dict) -> dict:
         summary["effects"] = [{"id": fx["id"], "effect": fx["effect"],
                                **({} if fx["enabled"] else {"enabled": False})}
                               for fx in layer["effects"]]
+    if layer.get("masks"):
+        summary["masks"] = [{"id": mask["id"], "name": mask["name"], "mode": mask["mode"],
+                             **({"inverted": True} if mask["inverted"] else {})}
+                            for mask in layer["masks"]]
     return summary
 
 
