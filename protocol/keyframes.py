@@ -11,6 +11,8 @@ import math
 from typing import Any
 
 from protocol.bezier import is_path, morph
+from protocol.easing import NAMES as NAMED_CURVES
+from protocol.easing import check_ease, ease_fraction
 from protocol.numbers import is_number
 
 # The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
@@ -20,7 +22,7 @@ NAMED_EASES: dict[str, tuple[float, float, float, float]] = {
     "easeOut": (0.0, 0.0, 0.58, 1.0),
     "easyEase": (0.33, 0.0, 0.67, 1.0),
 }
-INTERPOLATIONS = ("linear", "hold", "easeIn", "easeOut", "easyEase")
+INTERPOLATIONS = ("linear", "hold", "easeIn", "easeOut", "easyEase", *NAMED_CURVES)
 
 
 def is_animated(prop: Any) -> bool:
@@ -51,14 +53,18 @@ def value_at(prop: Any, time: float) -> Any:
             span = right["time"] - left["time"]
             progress = (time - left["time"]) / span if span > 0 else 1.0
             return interpolate(left["value"], right["value"],
-                               eased(left.get("interpolation", "linear"), progress))
+                               eased(left.get("interpolation", "linear"), progress, span))
     return keys[-1]["value"]
 
 
-def eased(interpolation: Any, progress: float) -> float | None:
-    """Map linear progress 0..1 through an interpolation; None means hold."""
+def eased(interpolation: Any, progress: float, span: float = 1.0) -> float | None:
+    """Map linear progress 0..1 through a segment of `span` seconds by an interpolation;
+    None means hold."""
     if interpolation == "hold":
         return None
+    if interpolation in NAMED_CURVES or (isinstance(interpolation, dict)
+                                         and "bezier" not in interpolation):
+        return ease_fraction(interpolation, progress, span)
     if isinstance(interpolation, dict):
         x1, y1, x2, y2 = interpolation["bezier"]
     else:
@@ -136,6 +142,11 @@ def check_interpolation(interpolation: Any) -> Any:
                 and all(is_number(p) for p in points)
                 and 0 <= points[0] <= 1 and 0 <= points[2] <= 1):
             return {"bezier": list(points)}
-    raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, or "
-                     f'{{"bezier": [x1, y1, x2, y2]}} with x1 and x2 in 0..1), got '
+    curve = check_ease(interpolation)
+    if curve is not None:
+        return curve
+    raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, "
+                     f'{{"bezier": [x1, y1, x2, y2]}} with x1 and x2 in 0..1, or one of '
+                     f'{", ".join(NAMED_CURVES)} with parameters such as {{"spring": '
+                     f'{{"stiffness": 100, "damping": 10, "mass": 1}}}}), got '
                      f"{interpolation!r}")

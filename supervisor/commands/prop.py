@@ -23,8 +23,10 @@ PATH = {"type": "string", "description": "transform.anchor|position|scale|rotati
 TIME = {"type": "number", "description": "comp time in seconds"}
 VALUE = {"description": "the value: a number, [x, y], a color, text..., as the property takes"}
 INTERPOLATION = {"type": ["string", "object"], "description": "the segment from this key to "
-                 "the next: linear (default), hold, easeIn, easeOut, easyEase, or "
-                 '{"bezier": [x1, y1, x2, y2]}'}
+                 "the next: linear (default), hold, easeIn, easeOut, easyEase, "
+                 '{"bezier": [x1, y1, x2, y2]}, or spring, bounce, elastic, back (by name, or '
+                 'with parameters: {"spring": {"stiffness", "damping", "mass"}}, {"elastic": '
+                 '{"amplitude", "period"}}, {"back": {"overshoot"}})'}
 # Two key times closer than this are the same key: float seconds from frame arithmetic
 # (n / frameRate) must land on an existing key, not beside it.
 SAME_TIME = 1e-9
