@@ -21,8 +21,8 @@ from typing import Any, Callable
 from protocol.effects import EFFECTS, default_params
 from protocol.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.keyframes import check_interpolation, frame_count, is_animated
-from protocol.layers import (ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM,
-                             missing_defaults)
+from protocol.layers import (ATTRIBUTES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
+                             REQUIRED_CONTENT, SPATIAL, TRANSFORM, missing_defaults)
 from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
 from protocol.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.numbers import unusable_number_in, unusable_problem
@@ -35,6 +35,8 @@ ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "foo
                "item": "item", "mask": "mask", "marker": "marker"}
 _ID = re.compile(r"^(comp|layer|fx|footage|item|mask|marker)(\d+)$")
 
+# A spatial key's tangents: the motion path's handles, relative to the key's value.
+SPATIAL_KEYS = ("spatialIn", "spatialOut")
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
 FOOTAGE_KINDS = ("image", "sequence", "video")
@@ -275,8 +277,10 @@ def _expect(node: dict, key: str, kind: Any, place: str) -> None:
         raise DocumentError(_join(place, key), str(error)) from None
 
 
-def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) -> Any:
-    """A property value (static, or `{"keys": [...]}` when animatable), normalised."""
+def check_property(kind: Any, prop: Any, place: str, animatable: bool = True,
+                   spatial: bool = False) -> Any:
+    """A property value (static, or `{"keys": [...]}` when animatable), normalised. The keys of a
+    `spatial` one (a position) may carry spatialIn/spatialOut tangents [dx, dy]."""
     if not is_animated(prop):
         try:
             return check_value(kind, prop)
@@ -296,7 +300,8 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) ->
     checked = []
     for index, key in enumerate(keys):
         where = f"{place}.keys[{index}]"
-        _check_keys(key, where, required=("time", "value"), optional=("interpolation",))
+        _check_keys(key, where, required=("time", "value"),
+                    optional=("interpolation", *(SPATIAL_KEYS if spatial else ())))
         if not is_number(key["time"]):
             raise DocumentError(f"{where}.time", f"expected seconds, got {key['time']!r}")
         if checked and key["time"] <= checked[-1]["time"]:
@@ -311,6 +316,10 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) ->
             entry["interpolation"] = check_interpolation(key.get("interpolation", "linear"))
         except ValueError as error:
             raise DocumentError(f"{where}.interpolation", str(error)) from None
+        for name in SPATIAL_KEYS:
+            if name in key:
+                _expect(key, name, "vec2", where)
+                entry[name] = key[name]
         checked.append(entry)
     return {"keys": checked}
 
@@ -367,10 +376,13 @@ def frame_count_problem(duration: float, frame_rate: float) -> str | None:
 def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
-                                        *ATTRIBUTES), optional=("masks",))
+                                        *ATTRIBUTES), optional=("masks", *LATER_ATTRIBUTES))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
     for key, kind in ATTRIBUTES.items():
+        _expect(layer, key, kind, place)
+    for key, (kind, default) in LATER_ATTRIBUTES.items():
+        layer.setdefault(key, default)
         _expect(layer, key, kind, place)
     if layer["outPoint"] <= layer["inPoint"]:
         raise DocumentError(f"{place}.outPoint", "must be after inPoint, or the layer is never "
@@ -379,7 +391,7 @@ def check_layer(layer: Any, place: str) -> dict:
     _check_keys(layer["transform"], where, required=tuple(TRANSFORM), optional=())
     for key, kind in TRANSFORM.items():
         layer["transform"][key] = check_property(kind, layer["transform"][key],
-                                                 f"{where}.{key}")
+                                                 f"{where}.{key}", spatial=key in SPATIAL)
     spec = CONTENT[layer["type"]]
     where = f"{place}.content"
     if isinstance(layer["content"], dict):

@@ -13,6 +13,7 @@ from typing import Any
 from protocol.bezier import is_path, morph
 from protocol.easing import NAMES as NAMED_CURVES
 from protocol.easing import check_ease, ease_fraction
+from protocol.motion_paths import is_curved, point_along
 from protocol.numbers import is_number
 
 # The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
@@ -43,18 +44,28 @@ def value_at(prop: Any, time: float) -> Any:
     keys = prop["keys"]
     if not keys:
         return None
-    if time <= keys[0]["time"]:
-        return keys[0]["value"]
-    if time >= keys[-1]["time"]:
-        return keys[-1]["value"]
+    segment = segment_at(keys, time)
+    if segment is None:
+        return keys[0]["value"] if time <= keys[0]["time"] else keys[-1]["value"]
+    left, right, fraction = segment
+    if fraction is not None and is_curved(left.get("spatialOut"), right.get("spatialIn")):
+        return point_along(left["value"], left.get("spatialOut"), right.get("spatialIn"),
+                           right["value"], fraction)
+    return interpolate(left["value"], right["value"], fraction)
+
+
+def segment_at(keys: list, time: float) -> tuple[dict, dict, float | None] | None:
+    """(the key before `time`, the key after, the eased fraction between them, None for a
+    hold), or None before the first key and from the last key on."""
+    if not keys or time <= keys[0]["time"] or time >= keys[-1]["time"]:
+        return None
     # Keys are few (a handful per property); a linear scan beats bisect's overhead here.
     for left, right in zip(keys, keys[1:]):
         if left["time"] <= time < right["time"]:
             span = right["time"] - left["time"]
             progress = (time - left["time"]) / span if span > 0 else 1.0
-            return interpolate(left["value"], right["value"],
-                               eased(left.get("interpolation", "linear"), progress, span))
-    return keys[-1]["value"]
+            return left, right, eased(left.get("interpolation", "linear"), progress, span)
+    return None
 
 
 def eased(interpolation: Any, progress: float, span: float = 1.0) -> float | None:

@@ -31,7 +31,15 @@ ATTRIBUTES: dict[str, Any] = {
     "trackMatte": TRACK_MATTES,
 }
 
-# Transform properties: name -> value kind; all animatable.
+# Attributes added after version 1 documents were written: name -> (value kind, default). A
+# loaded layer that leaves one out gets the default, so older projects draw as they did.
+LATER_ATTRIBUTES: dict[str, tuple[Any, Any]] = {
+    "autoOrient": ("bool", False),  # turn along the position's motion path
+}
+
+# Transform properties: name -> value kind; all animatable. The spatial ones move along a
+# motion path when their keys have spatialIn/spatialOut tangents (protocol/motion_paths.py).
+SPATIAL = ("anchor", "position")
 TRANSFORM: dict[str, str] = {
     "anchor": "vec2",
     "position": "vec2",
@@ -184,6 +192,7 @@ def new_layer(doc: dict, comp: dict, layer_id: str, name: str, layer_type: str,
         "parent": None,
         "blendMode": "normal",
         "trackMatte": None,
+        **{key: default for key, (_, default) in LATER_ATTRIBUTES.items()},
         "transform": {},
         "content": content,
         "effects": [],

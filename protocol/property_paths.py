@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.effects import EFFECTS
-from protocol.layers import CONTENT, TRANSFORM
+from protocol.layers import CONTENT, SPATIAL, TRANSFORM
 from protocol.masks import MASK_PROPERTIES
 
 
@@ -23,6 +23,7 @@ class PropertyRef:
     key: str
     kind: Any  # its value kind (protocol/values.py)
     animatable: bool
+    spatial: bool = False  # keys may bend its motion path (spatialIn, spatialOut)
 
     @property
     def value(self) -> Any:
@@ -33,7 +34,8 @@ def resolve(layer: dict, path: str) -> PropertyRef:
     """The property `path` names on `layer`; ValueError saying which paths exist otherwise."""
     parts = path.split(".") if isinstance(path, str) else []
     if len(parts) == 2 and parts[0] == "transform" and parts[1] in TRANSFORM:
-        return PropertyRef(layer["transform"], parts[1], TRANSFORM[parts[1]], True)
+        return PropertyRef(layer["transform"], parts[1], TRANSFORM[parts[1]], True,
+                           spatial=parts[1] in SPATIAL)
     if len(parts) == 3 and parts[0] == "effects":
         effect = _effect(layer, parts[1])
         spec = EFFECTS[effect["effect"]]

@@ -12,8 +12,9 @@ from protocol.document import DocumentError, allocate_id, numbered_name, precomp
 from protocol.bezier import PATH_KEYS
 from protocol.document import check_property, renew_ids
 from protocol.keyframes import static_value
-from protocol.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT,
-                             SHAPE_EXTRAS, TRANSFORM, default_content, new_layer)
+from protocol.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
+                             REQUIRED_CONTENT, SHAPE_EXTRAS, TRANSFORM, default_content,
+                             new_layer)
 from protocol.values import check_value
 from supervisor.commands.footage import import_footage
 from supervisor.commands.lookup import find_comp, find_footage, find_layer
@@ -34,6 +35,8 @@ ATTRIBUTE_PARAMS = {
     "trackMatte": {"type": ["string", "null"], "enum": ["alpha", "alphaInverted", "luma",
                                                         "lumaInverted", None],
                    "description": "use the layer above as this layer's matte"},
+    "autoOrient": {"type": "boolean", "description": "turn the layer along its position's "
+                   "motion path (added to its rotation)"},
 }
 TRANSFORM_PARAMS = {
     "anchor": described(VEC2, "[x, y] in the layer's own coordinates (default: the center of its "
@@ -131,9 +134,9 @@ def layer_add(engine, params, ctx):
 
 @command("layer.set", "Change a layer",
          "Change a layer's attributes (name, enabled, inPoint, outPoint, startTime, parent, "
-         "blendMode, trackMatte), its transform as static values (anchor, position, scale, "
-         "rotation, opacity: an animated one loses its keys; use prop.addKey to animate), or its "
-         "type's own params (color, text, size, fill, ...).",
+         "blendMode, trackMatte, autoOrient), its transform as static values (anchor, "
+         "position, scale, rotation, opacity: an animated one loses its keys; use prop.addKey "
+         "to animate), or its type's own params (color, text, size, fill, ...).",
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
           **CONTENT_PARAMS},
          required=("comp", "layer"))
@@ -327,7 +330,8 @@ def apply_params(doc: dict, comp: dict, layer: dict, params: dict) -> None:
             value = _parent_id(comp, layer, value)
         else:
             try:
-                value = check_value(ATTRIBUTES[key], value)
+                kind = ATTRIBUTES[key] if key in ATTRIBUTES else LATER_ATTRIBUTES[key][0]
+                value = check_value(kind, value)
             except ValueError as error:
                 raise CommandError(f"{key}: {error}.") from None
         if key == "trackMatte" and value is not None and comp["layers"].index(layer) == 0:

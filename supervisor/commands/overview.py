@@ -56,8 +56,8 @@ def layer_summary(comp: dict, layer: dict) -> dict:
         summary["enabled"] = False
     summary["inPoint"], summary["outPoint"] = layer["inPoint"], layer["outPoint"]
     for key, plain in (("startTime", 0.0), ("parent", None), ("blendMode", "normal"),
-                       ("trackMatte", None)):
-        if layer[key] != plain:
+                       ("trackMatte", None), ("autoOrient", False)):
+        if layer.get(key, plain) != plain:
             summary[key] = layer[key]
     summary["transform"] = {key: _shown(value) for key, value in layer["transform"].items()}
     if layer["content"]:

@@ -15,7 +15,8 @@ from protocol.limits import MAX_KEYS
 from protocol.property_paths import PropertyRef, resolve
 from protocol.values import check_value, describe
 from supervisor.commands.lookup import find_comp, find_layer
-from supervisor.commands.registry import COMP_REF, LAYER_REF, CommandError, command
+from supervisor.commands.registry import COMP_REF, LAYER_REF, VEC2, CommandError, command, \
+    described
 
 PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
         "content property by name (color, size, text, ...), or effects.FX.PARAM (FX: the "
@@ -27,6 +28,12 @@ INTERPOLATION = {"type": ["string", "object"], "description": "the segment from 
                  '{"bezier": [x1, y1, x2, y2]}, or spring, bounce, elastic, back (by name, or '
                  'with parameters: {"spring": {"stiffness", "damping", "mass"}}, {"elastic": '
                  '{"amplitude", "period"}}, {"back": {"overshoot"}})'}
+SPATIAL_PARAMS = {
+    "spatialIn": described(VEC2, "transform.position or anchor: the motion path's handle "
+                                 "arriving at this key, [dx, dy] relative to its value"),
+    "spatialOut": described(VEC2, "transform.position or anchor: the handle leaving this key "
+                                  "toward the next"),
+}
 # Two key times closer than this are the same key: float seconds from frame arithmetic
 # (n / frameRate) must land on an existing key, not beside it.
 SAME_TIME = 1e-9
@@ -42,10 +49,14 @@ def _property(engine, params) -> tuple[dict, PropertyRef]:
 
 
 def _checked(prop: PropertyRef, path: str, value):
+    return _checked_as(prop.kind, path, value)
+
+
+def _checked_as(kind, name: str, value):
     try:
-        return check_value(prop.kind, value)
+        return check_value(kind, value)
     except ValueError as error:
-        raise CommandError(f"{path}: {error}.") from None
+        raise CommandError(f"{name}: {error}.") from None
 
 
 @command("prop.set", "Set a property",
@@ -57,7 +68,7 @@ def prop_set(engine, params, ctx):
     layer, prop = _property(engine, params)
     try:
         prop.container[prop.key] = check_property(prop.kind, params["value"], params["path"],
-                                                  prop.animatable)
+                                                  prop.animatable, spatial=prop.spatial)
     except DocumentError as error:
         raise CommandError(f"{error}.") from None
     return {"path": params["path"], "value": copy.deepcopy(prop.value),
@@ -66,9 +77,10 @@ def prop_set(engine, params, ctx):
 
 @command("prop.addKey", "Add a keyframe",
          "Add a key (or replace the one at that time) to a property, animating it if it was "
-         "static. Key times are comp times in seconds.",
+         "static. Key times are comp times in seconds. On transform.position and anchor, "
+         "spatialIn and spatialOut bend the motion path into a curve through the key.",
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME, "value": VALUE,
-          "interpolation": INTERPOLATION},
+          "interpolation": INTERPOLATION, **SPATIAL_PARAMS},
          required=("comp", "layer", "path", "time", "value"))
 def prop_add_key(engine, params, ctx):
     layer, prop = _property(engine, params)
@@ -82,11 +94,20 @@ def prop_add_key(engine, params, ctx):
     except ValueError as error:
         raise CommandError(f"interpolation: {error}.") from None
     key = {"time": params["time"], "value": value, "interpolation": interpolation}
+    for name in SPATIAL_PARAMS:
+        if name in params:
+            if not prop.spatial:
+                raise CommandError(f"{name} bends a motion path, so it is for "
+                                   f"transform.position and transform.anchor, not {path}.")
+            key[name] = _checked_as("vec2", name, params[name])
     keys = prop.value["keys"] if is_animated(prop.value) else []
     same = [i for i, k in enumerate(keys) if abs(k["time"] - key["time"]) <= SAME_TIME]
     if same:
         if "interpolation" not in params:
             key["interpolation"] = keys[same[0]].get("interpolation", "linear")
+        for name in SPATIAL_PARAMS:
+            if name not in params and name in keys[same[0]]:
+                key[name] = keys[same[0]][name]
         key["time"] = keys[same[0]]["time"]
         keys[same[0]] = key
     elif len(keys) >= MAX_KEYS:
