@@ -24,6 +24,7 @@ from protocol.keyframes import check_interpolation, frame_count, is_animated
 from protocol.layers import (ATTRIBUTES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
                              REQUIRED_CONTENT, SPATIAL, TRANSFORM, missing_defaults)
 from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.markers import MARKER_FIELDS
 from protocol.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.numbers import unusable_number_in, unusable_problem
 from protocol.output_formats import FORMATS
@@ -71,7 +72,7 @@ def new_comp(doc: dict, name: str, **settings: Any) -> dict:
     """A new comp with the defaults (1920x1080, 30 fps, 10 s, black) under `settings`."""
     comp = {"id": allocate_id(doc, "comp"), "name": name, **copy.deepcopy(COMP_DEFAULTS),
             "motionBlur": {"enabled": False, "samples": 8, "shutterAngle": 180},
-            "proxy": None, "layers": []}
+            "proxy": None, "markers": [], "layers": []}
     comp.update(settings)
     return comp
 
@@ -89,9 +90,9 @@ def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: st
 
 
 def renew_ids(doc: dict, layer: dict) -> None:
-    """Fresh ids for a copied layer's own parts (effects, masks), so the copy shares none with
-    its original; the layer's own id is the caller's."""
-    for part, kind in (("effects", "effect"), ("masks", "mask")):
+    """Fresh ids for a copied layer's (or comp's) own parts (effects, masks, markers), so the
+    copy shares none with its original; the layer's own id is the caller's."""
+    for part, kind in (("effects", "effect"), ("masks", "mask"), ("markers", "marker")):
         for item in layer.get(part, []):
             item["id"] = allocate_id(doc, kind)
 
@@ -340,7 +341,7 @@ def _check_footage(footage: Any, place: str) -> dict:
 def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
-                optional=("motionBlur", "proxy"))
+                optional=("motionBlur", "proxy", "markers"))
     for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):
@@ -350,6 +351,7 @@ def _check_comp(comp: Any, place: str) -> dict:
         raise DocumentError(place, problem)
     comp.setdefault("motionBlur", {"enabled": False, "samples": 8, "shutterAngle": 180})
     comp.setdefault("proxy", None)
+    comp["markers"] = check_markers(comp.get("markers", []), f"{place}.markers")
     blur = comp["motionBlur"]
     where = f"{place}.motionBlur"
     _check_keys(blur, where, required=("enabled", "samples", "shutterAngle"), optional=())
@@ -376,7 +378,8 @@ def frame_count_problem(duration: float, frame_rate: float) -> str | None:
 def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
-                                        *ATTRIBUTES), optional=("masks", *LATER_ATTRIBUTES))
+                                        *ATTRIBUTES),
+                optional=("masks", "markers", *LATER_ATTRIBUTES))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
     for key, kind in ATTRIBUTES.items():
@@ -412,7 +415,26 @@ def check_layer(layer: Any, place: str) -> dict:
         raise DocumentError(f"{place}.masks", f"expected a list, got {layer['masks']!r}")
     layer["masks"] = [check_mask(mask, f"{place}.masks[{i}]")
                       for i, mask in enumerate(layer["masks"])]
+    layer["markers"] = check_markers(layer.get("markers", []), f"{place}.markers")
     return layer
+
+
+def check_markers(markers: Any, place: str) -> list:
+    """A comp's or a layer's markers (protocol/markers.py), their names unique there."""
+    if not isinstance(markers, list):
+        raise DocumentError(place, f"expected a list, got {markers!r}")
+    names: set = set()
+    for index, marker in enumerate(markers):
+        where = f"{place}[{index}]"
+        _check_keys(marker, where, required=("id", *MARKER_FIELDS), optional=())
+        _expect(marker, "id", "string", where)
+        for key, kind in MARKER_FIELDS.items():
+            _expect(marker, key, kind, where)
+        if marker["name"] in names:
+            raise DocumentError(f"{where}.name", f"{marker['name']!r} is the name of another "
+                                                 "marker here; names must be unique")
+        names.add(marker["name"])
+    return markers
 
 
 def check_mask(mask: Any, place: str) -> dict:
@@ -474,6 +496,10 @@ def _check_ids(doc: dict) -> None:
                        for ei, fx in enumerate(layer["effects"])]
             places += [(f"comps[{ci}].layers[{li}].masks[{mi}]", mask)
                        for mi, mask in enumerate(layer["masks"])]
+            places += [(f"comps[{ci}].layers[{li}].markers[{mi}]", marker)
+                       for mi, marker in enumerate(layer["markers"])]
+        places += [(f"comps[{ci}].markers[{mi}]", marker)
+                   for mi, marker in enumerate(comp["markers"])]
     places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
     highest = 0
     for place, node in places:

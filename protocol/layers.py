@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from protocol.keyframes import static_value
+from protocol.time_remap import TIME_CONTENT, TIMED_TYPES
 
 LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null")
 BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "lighten",
@@ -92,6 +93,9 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
     "precomp": {"source": ("string", False)},
     "null": {},
 }
+for _timed in ("video", "precomp"):
+    CONTENT[_timed].update({key: (kind, animatable)
+                            for key, (kind, animatable, _) in TIME_CONTENT.items()})
 
 # Content a new layer of the type must be given (the rest has defaults).
 REQUIRED_CONTENT: dict[str, tuple[str, ...]] = {
@@ -136,16 +140,27 @@ def default_content(layer_type: str, given: dict, comp: dict) -> dict:
         content = {"text": None, **copy.deepcopy(_TEXT_DEFAULTS)}
     else:
         content = {key: None for key in CONTENT[layer_type]}
+        content.update(_time_defaults(layer_type))
     content.update(copy.deepcopy(given))
     return content
 
 
+def _time_defaults(layer_type: str) -> dict:
+    if layer_type not in TIMED_TYPES:
+        return {}
+    return {key: default for key, (_, _, default) in TIME_CONTENT.items()}
+
+
 def missing_defaults(layer_type: str, content: dict) -> dict:
     """The defaults of content keys a loaded layer leaves out: keys added after its document
-    was written (a shape's trim and dashes), so older projects read as they always drew."""
-    if layer_type != "shape":
+    was written (a shape's trim and dashes, a precomp's or video's time remapping), so older
+    projects read as they always drew."""
+    if layer_type in TIMED_TYPES:
+        defaults = _time_defaults(layer_type)
+    elif layer_type == "shape":
+        defaults = {**_SHAPE_DEFAULTS, **SHAPE_EXTRAS.get(content.get("shape"), {})}
+    else:
         return {}
-    defaults = {**_SHAPE_DEFAULTS, **SHAPE_EXTRAS.get(content.get("shape"), {})}
     return {key: copy.deepcopy(value) for key, value in defaults.items() if key not in content}
 
 
@@ -197,6 +212,7 @@ def new_layer(doc: dict, comp: dict, layer_id: str, name: str, layer_type: str,
         "content": content,
         "effects": [],
         "masks": [],
+        "markers": [],
     }
     layer.update(attributes or {})
     w, h = content_box(doc, layer)

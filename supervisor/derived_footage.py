@@ -22,6 +22,7 @@ from protocol.keyframes import frame_count
 from protocol.output_formats import UnknownFormatError
 from protocol.output_names import (OutputNameError, expand_comp_name, format_for_output,
                                    resolve_output)
+from protocol.time_remap import TIME_CONTENT
 from supervisor.commands.footage import import_footage
 from supervisor.commands.lookup import find_comp
 from supervisor.commands.registry import CommandError
@@ -48,7 +49,11 @@ def pre_render(service, engine, params: dict, ctx: Any) -> dict:
             for layer in other["layers"]:
                 if layer["type"] == "precomp" and layer["content"]["source"] == comp["id"]:
                     layer["type"] = "video" if footage["kind"] != "image" else "image"
-                    layer["content"] = {"footage": footage["id"]}
+                    # The rendered comp has the precomp's timeline, so the layer's remapping,
+                    # speed and loop still say which of its frames to show.
+                    timing = {key: layer["content"][key] for key in TIME_CONTENT
+                              if key in layer["content"] and layer["type"] == "video"}
+                    layer["content"] = {"footage": footage["id"], **timing}
                     replaced.append(layer["id"])
         return replaced
 

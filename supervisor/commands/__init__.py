@@ -2,4 +2,4 @@
 supervisor.commands.registry.COMMANDS, in catalog order."""
 
 from supervisor.commands import (project, comp, layer, prop, effect, footage,  # noqa: F401
-                                 render_queue, render, edit, mask)
+                                 render_queue, render, edit, mask, marker)

@@ -115,6 +115,7 @@ def comp_duplicate(engine, params, ctx):
     copy_["id"] = allocate_id(doc, "comp")
     copy_["name"] = params.get("name") or unique_name(original["name"],
                                                       {c["name"] for c in doc["comps"]})
+    renew_ids(doc, copy_)  # its markers
     renamed = {}
     for layer in copy_["layers"]:
         renamed[layer["id"]] = allocate_id(doc, "layer")

@@ -86,6 +86,13 @@ CONTENT_PARAMS = {
     "italic": {"type": "boolean"},
     "footage": {"type": "string", "description": "image, video: a footage id or name"},
     "source": {"type": "string", "description": "precomp: the comp it shows (id or name)"},
+    "timeRemap": {"type": ["number", "null"], "description": "precomp, video: the source's "
+                  "time in seconds to show (animate with prop.addKey to freeze, slow or "
+                  "reverse); null for none"},
+    "speed": {"type": "number", "description": "precomp, video: percent of real time the "
+              "source plays at (100; negative plays backwards)"},
+    "loop": {"type": "boolean", "description": "precomp, video: repeat the source from its "
+             "start at its end"},
 }
 _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap",
                  "trimStart", "trimEnd", "trimOffset", "dashes", "dashOffset")

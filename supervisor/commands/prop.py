@@ -12,6 +12,8 @@ import copy
 from protocol.document import DocumentError, check_property
 from protocol.keyframes import check_interpolation, is_animated, value_at
 from protocol.limits import MAX_KEYS
+from protocol.markers import resolve_time
+from protocol.numbers import is_number
 from protocol.property_paths import PropertyRef, resolve
 from protocol.values import check_value, describe
 from supervisor.commands.lookup import find_comp, find_layer
@@ -21,7 +23,8 @@ from supervisor.commands.registry import COMP_REF, LAYER_REF, VEC2, CommandError
 PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
         "content property by name (color, size, text, ...), or effects.FX.PARAM (FX: the "
         "effect's id, name or 1-based index)"}
-TIME = {"type": "number", "description": "comp time in seconds"}
+TIME = {"type": ["number", "string"], "description": "comp time in seconds, or \"marker:NAME\" "
+        "for the time of the layer's (else the comp's) marker of that name"}
 VALUE = {"description": "the value: a number, [x, y], a color, text..., as the property takes"}
 INTERPOLATION = {"type": ["string", "object"], "description": "the segment from this key to "
                  "the next: linear (default), hold, easeIn, easeOut, easyEase, "
@@ -39,11 +42,16 @@ SPATIAL_PARAMS = {
 SAME_TIME = 1e-9
 
 
-def _property(engine, params) -> tuple[dict, PropertyRef]:
+def _property(engine, params) -> tuple[dict, PropertyRef, float | None]:
+    """The layer and property the params name, and their time in seconds (a `"marker:NAME"`
+    resolved to that marker's), None when they give none."""
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     try:
-        return layer, resolve(layer, params["path"])
+        time = resolve_time(comp, layer, params["time"]) if "time" in params else None
+        if time is not None and not is_number(time):
+            raise ValueError(f"time must be seconds or \"marker:NAME\", got {time!r}")
+        return layer, resolve(layer, params["path"]), time
     except ValueError as error:
         raise CommandError(f"{error}.") from None
 
@@ -65,7 +73,7 @@ def _checked_as(kind, name: str, value):
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "value": VALUE},
          required=("comp", "layer", "path", "value"))
 def prop_set(engine, params, ctx):
-    layer, prop = _property(engine, params)
+    layer, prop, _ = _property(engine, params)
     try:
         prop.container[prop.key] = check_property(prop.kind, params["value"], params["path"],
                                                   prop.animatable, spatial=prop.spatial)
@@ -83,7 +91,7 @@ def prop_set(engine, params, ctx):
           "interpolation": INTERPOLATION, **SPATIAL_PARAMS},
          required=("comp", "layer", "path", "time", "value"))
 def prop_add_key(engine, params, ctx):
-    layer, prop = _property(engine, params)
+    layer, prop, time = _property(engine, params)
     path = params["path"]
     if not prop.animatable:
         raise CommandError(f"{path} cannot be animated ({describe(prop.kind)}); set it with "
@@ -93,7 +101,7 @@ def prop_add_key(engine, params, ctx):
         interpolation = check_interpolation(params.get("interpolation", "linear"))
     except ValueError as error:
         raise CommandError(f"interpolation: {error}.") from None
-    key = {"time": params["time"], "value": value, "interpolation": interpolation}
+    key = {"time": time, "value": value, "interpolation": interpolation}
     for name in SPATIAL_PARAMS:
         if name in params:
             if not prop.spatial:
@@ -129,7 +137,7 @@ def prop_add_key(engine, params, ctx):
           "index": {"type": "integer", "description": "the key's 1-based index"}},
          required=("comp", "layer", "path"))
 def prop_remove_key(engine, params, ctx):
-    layer, prop = _property(engine, params)
+    layer, prop, time = _property(engine, params)
     path = params["path"]
     if ("time" in params) == ("index" in params):
         raise CommandError("prop.removeKey needs either time or index (not both) to say which "
@@ -143,11 +151,10 @@ def prop_remove_key(engine, params, ctx):
             raise CommandError(f"{path} has keys 1..{len(keys)}; there is no key "
                                f"{params['index']}.")
     else:
-        matches = [i for i, k in enumerate(keys) if abs(k["time"] - params["time"]) <= SAME_TIME]
+        matches = [i for i, k in enumerate(keys) if abs(k["time"] - time) <= SAME_TIME]
         if not matches:
             times = ", ".join(str(k["time"]) for k in keys)
-            raise CommandError(f"{path} has no key at {params['time']} s; its keys are at "
-                               f"{times}.")
+            raise CommandError(f"{path} has no key at {time} s; its keys are at {times}.")
         position = matches[0]
     removed = keys.pop(position)
     if not keys:
@@ -161,8 +168,8 @@ def prop_remove_key(engine, params, ctx):
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME},
          required=("comp", "layer", "path"), kind="read")
 def prop_get(engine, params, ctx):
-    layer, prop = _property(engine, params)
-    time = params.get("time", 0.0)
+    layer, prop, time = _property(engine, params)
+    time = 0.0 if time is None else time
     result = {"path": params["path"], "time": time, "value": value_at(prop.value, time),
               "animated": is_animated(prop.value)}
     if result["animated"]:

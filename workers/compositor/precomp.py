@@ -1,5 +1,6 @@
-"""Precomp layers: another comp of the document drawn inside this one, at the layer's own time
-`t - startTime`, clipped to that comp's frame. A nested comp's background is not drawn (it is
+"""Precomp layers: another comp of the document drawn inside this one, at the layer's source
+time (its own time `t - startTime` at its speed, or its timeRemap, looped if it loops;
+protocol/time_remap.py), clipped to that comp's frame. A nested comp's background is not drawn (it is
 transparent, as in After Effects); only the comp being rendered fills its background.
 """
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.transforms import layer_time
+from protocol.time_remap import source_time
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
 
 
@@ -34,7 +35,8 @@ def draw_precomp(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: flo
     canvas.clipRect(precomp_box(ctx, layer), skia.ClipOp.kIntersect, True)
     ctx.depth += 1
     try:
-        draw_layers(canvas, ctx, source, layer_time(layer, time))
+        draw_layers(canvas, ctx, source,
+                    source_time(layer, time, float(source.get("duration", 0))))
     finally:
         ctx.depth -= 1
         canvas.restore()
