@@ -40,7 +40,7 @@ _ID = re.compile(r"^(comp|layer|fx|footage|item|mask|marker)(\d+)$")
 SPATIAL_KEYS = ("spatialIn", "spatialOut")
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
-FOOTAGE_KINDS = ("image", "sequence", "video")
+FOOTAGE_KINDS = ("image", "sequence", "video", "vector", "lottie")
 
 
 class DocumentError(ValueError):
@@ -530,7 +530,8 @@ def _check_references(doc: dict) -> None:
                     raise DocumentError(f"{where}.parent", f"{layer['parent']!r} is not another "
                                                            "layer of this comp")
             content = layer["content"]
-            if layer["type"] in ("image", "video") and content["footage"] not in footage_ids:
+            if layer["type"] in ("image", "video", "lottie") and \
+                    content["footage"] not in footage_ids:
                 raise DocumentError(f"{where}.content.footage",
                                     f"no footage has the id {content['footage']!r}")
             if layer["type"] == "precomp" and content["source"] not in comps:

@@ -14,7 +14,7 @@ from typing import Any
 from protocol.keyframes import static_value
 from protocol.time_remap import TIME_CONTENT, TIMED_TYPES
 
-LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null")
+LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null", "lottie")
 BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "lighten",
                "difference")
 TRACK_MATTES = ("alpha", "alphaInverted", "luma", "lumaInverted", None)
@@ -92,8 +92,9 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
     "video": {"footage": ("string", False)},
     "precomp": {"source": ("string", False)},
     "null": {},
+    "lottie": {"footage": ("string", False)},
 }
-for _timed in ("video", "precomp"):
+for _timed in TIMED_TYPES:
     CONTENT[_timed].update({key: (kind, animatable)
                             for key, (kind, animatable, _) in TIME_CONTENT.items()})
 
@@ -106,6 +107,7 @@ REQUIRED_CONTENT: dict[str, tuple[str, ...]] = {
     "video": ("footage",),
     "precomp": ("source",),
     "null": (),
+    "lottie": ("footage",),
 }
 
 _SHAPE_DEFAULTS = {
@@ -175,7 +177,7 @@ def content_box(doc: dict, layer: dict) -> tuple[float, float]:
     if kind == "shape":
         w, h = static_value(content["size"])
         return float(w), float(h)
-    if kind in ("image", "video"):
+    if kind in ("image", "video", "lottie"):
         footage = next((f for f in doc.get("footage", []) if f["id"] == content.get("footage")),
                        None)
         if footage is None:

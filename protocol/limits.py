@@ -51,3 +51,9 @@ MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 # usual), so 16 times MAX_DOCUMENT_BYTES reopens every project rendervisor saves; past it a
 # mistaken path (a video, a disk image) is refused before it is read into memory whole.
 MAX_PROJECT_BYTES = 16 * MAX_DOCUMENT_BYTES
+
+# The size of an SVG or Lottie footage file (and of what a .lottie archive unpacks to), read
+# whole to be drawn. A logo's SVG is kilobytes and a Lottie animation rarely a few megabytes (its
+# images embedded); past this a mistaken path is refused before it is read into memory, and a
+# zip bomb before it is unpacked.
+MAX_VECTOR_FOOTAGE_BYTES = 64 * 1024 * 1024

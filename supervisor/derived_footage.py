@@ -121,7 +121,7 @@ def _import(engine, comp: dict, path: str, label: str, change) -> tuple[dict, An
         if not any(c["id"] == comp["id"] for c in engine.doc["comps"]):
             raise CommandError(f"comp {comp['name']!r} was removed during the render; the "
                                f"output {path} is kept but was not imported.")
-        footage, _new = import_footage(engine, path, frame_rate=comp["frameRate"])
+        footage, _new, _ = import_footage(engine, path, frame_rate=comp["frameRate"])
         return footage, change(engine.doc, footage)
 
     return engine.edit(label, imported)

@@ -84,7 +84,7 @@ CONTENT_PARAMS = {
     "lineHeight": {"type": "number", "description": "text: line height as a multiple of size"},
     "bold": {"type": "boolean"},
     "italic": {"type": "boolean"},
-    "footage": {"type": "string", "description": "image, video: a footage id or name"},
+    "footage": {"type": "string", "description": "image, video, lottie: a footage id or name"},
     "source": {"type": "string", "description": "precomp: the comp it shows (id or name)"},
     "timeRemap": {"type": ["number", "null"], "description": "precomp, video: the source's "
                   "time in seconds to show (animate with prop.addKey to freeze, slow or "
@@ -94,6 +94,9 @@ CONTENT_PARAMS = {
     "loop": {"type": "boolean", "description": "precomp, video: repeat the source from its "
              "start at its end"},
 }
+# Which layer type shows footage of each kind.
+SHOWN_BY = {"image": "image", "vector": "image", "video": "video", "sequence": "video",
+            "lottie": "lottie"}
 _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap",
                  "trimStart", "trimEnd", "trimOffset", "dashes", "dashOffset")
 
@@ -101,12 +104,14 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
 @command("layer.add", "Add a layer",
          "Add a layer of a type: solid {color, width?, height?}, shape {shape, size, fill?, "
          "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font?, size?, fill?, "
-         "align?}, image or video {footage, or path to import}, precomp {source}, null. The new "
+         "align?}, image or video {footage, or path to import}, lottie {footage or path: a "
+         "Lottie animation}, precomp {source}, null. The new "
          "layer is centered (anchor at its content's center, position at the comp's) and goes on "
          "top unless index says otherwise. Returns {layer} (its id).",
          {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
           **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
-          "path": described(READ_PATH, "image, video: a file to import as footage first"),
+          "path": described(READ_PATH, "image, video, lottie: a file to import as footage "
+                                      "first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
          required=("comp", "type"))
@@ -115,13 +120,15 @@ def layer_add(engine, params, ctx):
     comp = find_comp(doc, params["comp"])
     kind = params["type"]
     params = dict(params)
+    warnings: list[str] = []
     if "path" in params:
-        if kind not in ("image", "video"):
-            raise CommandError(f"path is for image and video layers; a {kind} layer does not "
-                               "take one.")
+        if kind not in ("image", "video", "lottie"):
+            raise CommandError(f"path is for image, video and lottie layers; a {kind} layer "
+                               "does not take one.")
         if "footage" in params:
             raise CommandError("give footage or path, not both.")
-        params["footage"] = import_footage(engine, params.pop("path"))[0]["id"]
+        footage, _, warnings = import_footage(engine, params.pop("path"))
+        params["footage"] = footage["id"]
     given = _content_params(doc, kind, params, creating=True)
     content = default_content(kind, given, comp)
     index = params.get("index", 1)
@@ -136,7 +143,8 @@ def layer_add(engine, params, ctx):
     if kind == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
                            "other precomps; pick another source.")
-    return {"layer": layer["id"], "name": layer["name"], "index": index}
+    result = {"layer": layer["id"], "name": layer["name"], "index": index}
+    return {**result, "warnings": warnings} if warnings else result
 
 
 @command("layer.set", "Change a layer",
@@ -280,11 +288,9 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
                                "a polygon or star.")
     if "footage" in checked:
         footage = find_footage(doc, checked["footage"])
-        fits = {"image": ("image",), "video": ("video", "sequence")}[kind]
-        if footage["kind"] not in fits:
-            layer_type = "image" if footage["kind"] == "image" else "video"
+        if SHOWN_BY[footage["kind"]] != kind:
             raise CommandError(f"footage {footage['name']!r} is {_article(footage['kind'])}; "
-                               f"show it with {_article(layer_type)} layer.")
+                               f"show it with {_article(SHOWN_BY[footage['kind']])} layer.")
         checked["footage"] = footage["id"]
     if "source" in checked:
         checked["source"] = find_comp(doc, checked["source"])["id"]
@@ -376,7 +382,7 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
     if kind == "text":
         first_line = str(content["text"]).split("\n", 1)[0].strip()[:40]
         return unique_name(first_line or "Text", taken)
-    if kind in ("image", "video"):
+    if kind in ("image", "video", "lottie"):
         footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
         return unique_name(footage["name"], taken)
     if kind == "precomp":
@@ -387,8 +393,9 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
 
 
 def _video_timing(doc: dict, comp: dict, kind: str, content: dict) -> dict:
-    """A video layer ends where its footage does, if that is before the comp's end."""
-    if kind != "video":
+    """A video or Lottie layer ends where its footage does, if that is before the comp's
+    end."""
+    if kind not in ("video", "lottie"):
         return {}
     footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
     duration = footage.get("duration")

@@ -15,6 +15,7 @@ import skia
 
 from protocol.time_remap import source_time
 from workers.compositor.context import RenderContext
+from workers.compositor.svg_footage import draw_svg
 
 # Catmull-Rom bicubic: it interpolates (exact at 100% on whole pixels, so a still reproduces
 # its source), keeps enlarged footage sharper than bilinear, and in this Skia build draws a
@@ -73,6 +74,10 @@ def footage_size(ctx: RenderContext, layer: dict) -> tuple[float, float] | None:
 
 def draw_footage(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: float,
                  paint_args: dict) -> None:
+    item = ctx.footage.get(layer.get("content", {}).get("footage"))
+    if item is not None and item.get("kind") == "vector":
+        draw_svg(canvas, ctx, item, paint_args)
+        return
     image = footage_image(ctx, layer, time)
     if image is None:
         return
