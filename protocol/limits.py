@@ -30,6 +30,12 @@ MAX_CORNERS = 1_000
 # zig-zagging across its box, the fill takes about 0.1 s a frame (100,000 take 14 s).
 MAX_PATH_POINTS = 10_000
 
+# Dashes along one stroke. Each costs about 8 us to cut and stroke, so 25,000 draw in about
+# 0.2 s; 0.01 px dashes around a 1080p ellipse (half a million) took 2 s a frame. Past it the
+# stroke is drawn undashed at the pattern's share of "on", which is what dashes that fine look
+# like.
+MAX_DASHES = 25_000
+
 # Characters of any string: a text layer's text (a long credits roll is a few thousand), and so
 # every name, font and path. At the limit one text layer draws in about 0.2 s on one line (a
 # million characters take 17 s), so a 10 MB text blocked every preview for minutes.

@@ -138,3 +138,10 @@ def test_trim_leaves_the_fill_whole():
     filled = coverage(shape("r", "rect", 20, 20, 80, 80, fill=WHITE, stroke=WHITE,
                             strokeWidth=2, trimEnd=10))
     assert filled[25:95, 25:95].min() > 0.99
+
+
+def test_dashes_too_fine_to_cut_draw_the_stroke_at_their_share_of_on():
+    # 200 px of 0.004 px periods would be 50,000 dashes, past the limit of 25,000 a stroke.
+    fine = coverage(line(dashes=[0.001, 0.003]))
+    assert fine[58:62, 20:220].mean() == pytest.approx(0.25, abs=0.01)
+    assert fine.sum() == pytest.approx(200 * 4 * 0.25, rel=0.02)

@@ -44,6 +44,9 @@ def comp_summary(comp: dict, with_layers: bool = False) -> dict:
         summary["motionBlur"] = comp["motionBlur"]
     if comp.get("proxy"):
         summary["proxy"] = comp["proxy"]
+    if comp.get("markers"):
+        summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
+                              for m in comp["markers"]]
     if with_layers:
         summary["layers"] = [layer_summary(comp, layer) for layer in comp["layers"]]
     return summary
@@ -66,6 +69,9 @@ def layer_summary(comp: dict, layer: dict) -> dict:
         summary["effects"] = [{"id": fx["id"], "effect": fx["effect"],
                                **({} if fx["enabled"] else {"enabled": False})}
                               for fx in layer["effects"]]
+    if layer.get("markers"):
+        summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
+                              for m in layer["markers"]]
     if layer.get("masks"):
         summary["masks"] = [{"id": mask["id"], "name": mask["name"], "mode": mask["mode"],
                              **({"inverted": True} if mask["inverted"] else {})}

@@ -13,7 +13,7 @@ import skia
 from protocol.keyframes import value_at
 from workers.compositor.bezier_paths import skia_path
 from workers.compositor.paints import color_paint, fill_paint, stroke_paint
-from workers.compositor.strokes import draws_nothing, stroke_effect
+from workers.compositor.strokes import draws_nothing, is_plain, stroke_effect
 
 
 def solid_size(comp: dict, layer: dict, time: float) -> tuple[float, float]:
@@ -73,13 +73,16 @@ def draw_shape(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
         paint = stroke_paint(stroke, stroke_width, value_at(content.get("strokeJoin"), time),
                              value_at(content.get("strokeCap"), time), paint_args["opacity"])
         paint.setBlendMode(paint_args["blend"])
-        effect = stroke_effect(content, time)
-        if effect is not None:
-            # Trim and dashes measure the outline, so every kind is drawn as its path here.
-            paint.setPathEffect(effect)
-            canvas.drawPath(outline(kind, content, time, width, height), paint)
-        else:
+        if is_plain(content, time):
             draw(paint)
+        else:
+            # Trim and dashes measure the outline, so every kind is drawn as its path here.
+            path = outline(kind, content, time, width, height)
+            effect, alpha = stroke_effect(content, time, path)
+            if effect is not None:
+                paint.setPathEffect(effect)
+            paint.setAlphaf(paint.getAlphaf() * alpha)
+            canvas.drawPath(path, paint)
 
 
 def _stroke_width(content: dict, time: float) -> float:

@@ -13,16 +13,36 @@ import math
 import skia
 
 from protocol.keyframes import value_at
+from protocol.limits import MAX_DASHES
 
 
-def stroke_effect(content: dict, time: float) -> skia.PathEffect | None:
-    """The trim and dash effect of the shape's stroke at `time`, or None for a plain stroke
-    (the usual case, drawn with Skia's own primitives)."""
+def is_plain(content: dict, time: float) -> bool:
+    """Whether the stroke is neither trimmed nor dashed (the usual case, drawn with Skia's own
+    primitives, no outline to measure)."""
+    start, end = _trim_range(content, time)
+    return end - start >= 1.0 and not _pattern(content, time)
+
+
+def stroke_effect(content: dict, time: float,
+                  outline: skia.Path) -> tuple[skia.PathEffect | None, float]:
+    """The trim and dash effect of the shape's stroke along `outline` at `time`, and the alpha
+    to draw it with: 1, or, for dashes finer than MAX_DASHES along what the trim keeps, the
+    pattern's share of "on" with no dashing (what such dashes look like, at a fraction of the
+    cost)."""
     trim = _trim(content, time)
-    dashes = _dashes(content, time)
+    pattern = _pattern(content, time)
+    dashes, alpha = None, 1.0
+    if pattern:
+        start, end = _trim_range(content, time)
+        period = sum(pattern)
+        if _length(outline) * (end - start) / period > MAX_DASHES:
+            alpha = sum(pattern[0::2]) / period
+        else:
+            phase = float(value_at(content.get("dashOffset", 0), time) or 0)
+            dashes = skia.DashPathEffect.Make(pattern, phase % period)
     if trim is None or dashes is None:
-        return trim or dashes
-    return skia.PathEffect.MakeCompose(dashes, trim)  # the trim first, then the dashes
+        return trim or dashes, alpha
+    return skia.PathEffect.MakeCompose(dashes, trim), alpha  # the trim first, then dashes
 
 
 def draws_nothing(content: dict, time: float) -> bool:
@@ -55,11 +75,16 @@ def _trim(content: dict, time: float) -> skia.PathEffect | None:
     return skia.TrimPathEffect.Make(end - 1.0, start, skia.TrimPathEffect.Mode.kInverted)
 
 
-def _dashes(content: dict, time: float) -> skia.PathEffect | None:
+def _pattern(content: dict, time: float) -> list[float]:
     pattern = [float(v) for v in value_at(content.get("dashes") or [], time) or []]
     if not pattern or sum(pattern) <= 0:
-        return None
-    if len(pattern) % 2:
-        pattern = pattern * 2  # as SVG: an odd list is repeated to make on/off pairs
-    phase = float(value_at(content.get("dashOffset", 0), time) or 0)
-    return skia.DashPathEffect.Make(pattern, phase % sum(pattern))
+        return []
+    return pattern * 2 if len(pattern) % 2 else pattern  # as SVG: an odd list repeats
+
+
+def _length(outline: skia.Path) -> float:
+    measure, length = skia.PathMeasure(outline, False), 0.0
+    while True:
+        length += measure.getLength()
+        if not measure.nextContour():
+            return length
