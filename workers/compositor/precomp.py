@@ -1,7 +1,8 @@
 """Precomp layers: another comp of the document drawn inside this one, at the layer's source
 time (its own time `t - startTime` at its speed, or its timeRemap, looped if it loops;
-protocol/time_remap.py), clipped to that comp's frame. A nested comp's background is not drawn (it is
-transparent, as in After Effects); only the comp being rendered fills its background.
+protocol/time_remap.py), clipped to that comp's frame. A nested comp's background is not
+drawn (it is transparent, as in After Effects); only the comp being rendered fills its
+background.
 """
 
 from __future__ import annotations

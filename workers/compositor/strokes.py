@@ -8,8 +8,6 @@ start, shifted by `dashOffset` px. Both act on the stroke only; the fill keeps t
 
 from __future__ import annotations
 
-import math
-
 import skia
 
 from protocol.keyframes import value_at
