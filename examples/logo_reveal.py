@@ -53,7 +53,7 @@ def wipe(width: float, height: float, shown: float) -> dict:
 def build(folder: str = HERE, width: int = 1280, height: int = 720) -> str:
     """Write logo_reveal.rvproj into `folder` (at `width` x `height`); its path."""
     sys.path.insert(0, os.path.dirname(HERE))
-    from supervisor.engine import Engine
+    from supervisor.engine.engine import Engine
 
     engine = Engine()
     run = engine.run

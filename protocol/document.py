@@ -5,7 +5,7 @@ plain JSON data (dicts, lists, strings, numbers). `load_document` turns untruste
 being opened, a snapshot arriving at a worker) into a checked, migrated document with colors in
 their stored form, or raises DocumentError naming the place:
 `comps[2].layers[0].transform.position: expected [x, y], got 5`. A number the document cannot
-hold (protocol/numbers.py) and an input past protocol/limits.py's limits are refused the same
+hold (protocol/model/numbers.py) and an input past protocol/model/limits.py's limits are refused the same
 way.
 
 Pure: no I/O, no state. Reading and writing files is the supervisor's business.
@@ -18,17 +18,17 @@ import json
 import re
 from typing import Any, Callable
 
-from protocol.effects import EFFECTS, default_params
-from protocol.frame_spec import FrameSpecError, parse_frame_spec
-from protocol.keyframes import check_interpolation, frame_count, is_animated
-from protocol.layers import (ATTRIBUTES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
+from protocol.model.effects import EFFECTS, default_params
+from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
+from protocol.model.keyframes import check_interpolation, frame_count, is_animated
+from protocol.model.layers import (ATTRIBUTES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
                              REQUIRED_CONTENT, SPATIAL, TRANSFORM, missing_defaults)
-from protocol.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
-from protocol.markers import MARKER_FIELDS
-from protocol.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
-from protocol.numbers import unusable_number_in, unusable_problem
-from protocol.output_formats import FORMATS
-from protocol.values import check_value, describe, is_number
+from protocol.model.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.model.markers import MARKER_FIELDS
+from protocol.model.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
+from protocol.model.numbers import unusable_number_in, unusable_problem
+from protocol.model.output_formats import FORMATS
+from protocol.model.values import check_value, describe, is_number
 
 VERSION = 2
 
@@ -166,7 +166,7 @@ def _migrate_0_to_1(doc: dict) -> dict:
 
 def _migrate_1_to_2(doc: dict) -> dict:
     """Version 1 stored a path shape as `points` (a list of [x, y]) and `closed`, straight
-    segments only; version 2 stores one animatable `path` with tangents (protocol/bezier.py).
+    segments only; version 2 stores one animatable `path` with tangents (protocol/model/bezier.py).
     Anything not shaped like a version 1 path is left for validation to report."""
     for comp in doc.get("comps", []) if isinstance(doc.get("comps"), list) else []:
         for layer in comp.get("layers", []) if isinstance(comp, dict) else []:
@@ -376,7 +376,7 @@ def frame_count_problem(duration: float, frame_rate: float) -> str | None:
 
 
 def check_layer(layer: Any, place: str) -> dict:
-    """One layer, checked against protocol/layers.py's tables and normalised."""
+    """One layer, checked against protocol/model/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
                                         *ATTRIBUTES),
                 optional=("masks", "markers", *LATER_ATTRIBUTES))
@@ -420,7 +420,7 @@ def check_layer(layer: Any, place: str) -> dict:
 
 
 def check_markers(markers: Any, place: str) -> list:
-    """A comp's or a layer's markers (protocol/markers.py), their names unique there."""
+    """A comp's or a layer's markers (protocol/model/markers.py), their names unique there."""
     if not isinstance(markers, list):
         raise DocumentError(place, f"expected a list, got {markers!r}")
     names: set = set()
@@ -438,7 +438,7 @@ def check_markers(markers: Any, place: str) -> list:
 
 
 def check_mask(mask: Any, place: str) -> dict:
-    """One mask (protocol/masks.py's tables), normalised."""
+    """One mask (protocol/model/masks.py's tables), normalised."""
     _check_keys(mask, place, required=("id", *MASK_ATTRIBUTES, *MASK_PROPERTIES), optional=())
     _expect(mask, "id", "string", place)
     for key, kind in MASK_ATTRIBUTES.items():

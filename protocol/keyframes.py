@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from protocol.bezier import is_path, morph
-from protocol.easing import NAMES as NAMED_CURVES
-from protocol.easing import check_ease, ease_fraction
-from protocol.motion_paths import is_curved, point_along
-from protocol.numbers import is_number
+from protocol.model.bezier import is_path, morph
+from protocol.model.easing import NAMES as NAMED_CURVES
+from protocol.model.easing import check_ease, ease_fraction
+from protocol.model.motion_paths import is_curved, point_along
+from protocol.model.numbers import is_number
 
 # The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
 NAMED_EASES: dict[str, tuple[float, float, float, float]] = {

@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from protocol.keyframes import static_value
-from protocol.time_remap import TIME_CONTENT, TIMED_TYPES
+from protocol.model.keyframes import static_value
+from protocol.model.time_remap import TIME_CONTENT, TIMED_TYPES
 
 LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null", "lottie")
 BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "lighten",
@@ -39,7 +39,7 @@ LATER_ATTRIBUTES: dict[str, tuple[Any, Any]] = {
 }
 
 # Transform properties: name -> value kind; all animatable. The spatial ones move along a
-# motion path when their keys have spatialIn/spatialOut tangents (protocol/motion_paths.py).
+# motion path when their keys have spatialIn/spatialOut tangents (protocol/model/motion_paths.py).
 SPATIAL = ("anchor", "position")
 TRANSFORM: dict[str, str] = {
     "anchor": "vec2",

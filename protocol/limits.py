@@ -3,7 +3,7 @@ for unbounded memory or time; docs/document.md ("Limits") is the same table in w
 
 Each limit is far past what a real project holds, so a person never meets one, and small
 enough that an input at the limit costs a preview or an edit a fraction of a second and the
-session megabytes, not gigabytes. The schema (protocol/values.py, protocol/document.py) and the
+session megabytes, not gigabytes. The schema (protocol/model/values.py, protocol/model/document.py) and the
 commands refuse an input past its limit with a sentence naming it. Pure: constants only.
 """
 

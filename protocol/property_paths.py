@@ -12,16 +12,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.effects import EFFECTS
-from protocol.layers import CONTENT, SPATIAL, TRANSFORM
-from protocol.masks import MASK_PROPERTIES
+from protocol.model.effects import EFFECTS
+from protocol.model.layers import CONTENT, SPATIAL, TRANSFORM
+from protocol.model.masks import MASK_PROPERTIES
 
 
 @dataclass
 class PropertyRef:
     container: dict  # the dict holding the property
     key: str
-    kind: Any  # its value kind (protocol/values.py)
+    kind: Any  # its value kind (protocol/model/values.py)
     animatable: bool
     spatial: bool = False  # keys may bend its motion path (spatialIn, spatialOut)
 

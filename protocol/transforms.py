@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import math
 
-from protocol.keyframes import is_animated, segment_at, value_at
-from protocol.motion_paths import heading_along
+from protocol.model.keyframes import is_animated, segment_at, value_at
+from protocol.model.motion_paths import heading_along
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float],
                tuple[float, float, float]]

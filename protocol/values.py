@@ -4,18 +4,18 @@ The schema validator (loading a document) and the engine commands (editing one) 
 `check_value(kind, value)`, so a value a command accepts is always one a load accepts, and the
 other way round. Colors come back in their stored `[r, g, b, a]` form. Errors are ValueError with
 a fragment such as `expected [x, y], got 5`; the caller puts the place in front. A number is
-protocol/numbers.py's (finite, in range), and strings, paths and corner counts stay within
-protocol/limits.py's limits. Pure: no I/O.
+protocol/model/numbers.py's (finite, in range), and strings, paths and corner counts stay within
+protocol/model/limits.py's limits. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from protocol.bezier import PATH_HINT, check_path
-from protocol.colors import COLOR_HINT, normalize_color
-from protocol.limits import MAX_CORNERS, MAX_PATH_POINTS, MAX_TEXT_LENGTH
-from protocol.numbers import is_number
+from protocol.model.bezier import PATH_HINT, check_path
+from protocol.model.colors import COLOR_HINT, normalize_color
+from protocol.model.limits import MAX_CORNERS, MAX_PATH_POINTS, MAX_TEXT_LENGTH
+from protocol.model.numbers import is_number
 
 # A kind is a name in _CHECKERS below, or a tuple of allowed strings (an enum).
 
@@ -215,6 +215,6 @@ _DESCRIPTIONS = {
     "numberOrNull": "a number or null",
 }
 
-# Kinds whose values interpolate between keys (the rest hold, see protocol/keyframes.py).
+# Kinds whose values interpolate between keys (the rest hold, see protocol/model/keyframes.py).
 INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color", "bezierPath",
                       "numberOrNull"}

@@ -9,7 +9,7 @@
 - `logo_reveal_layers`: the same without its gradient background, which alone costs more than
   all the vector layers together in this Skia build.
 - `lottie_50_shapes`: a 1920x1080 comp showing one Lottie animation of 50 moving, turning,
-  stroked rects and ellipses (tests/lottie_documents.py's `many_shapes`), at 100%.
+  stroked rects and ellipses (tests/helpers/lottie_documents.py's `many_shapes`), at 100%.
 - `thorvg_alone`: the same animation drawn by ThorVG straight into its own buffer, no
   compositing: the floor the lottie layer's figure stands on.
 
@@ -33,8 +33,8 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 import numpy as np  # noqa: E402
 
 import logo_reveal  # noqa: E402
-from supervisor.engine import Engine  # noqa: E402
-from tests.lottie_documents import many_shapes  # noqa: E402
+from supervisor.engine.engine import Engine  # noqa: E402
+from tests.helpers.lottie_documents import many_shapes  # noqa: E402
 from workers.compositor import FootageCache, render_frame  # noqa: E402
 
 WIDTH, HEIGHT = 1920, 1080

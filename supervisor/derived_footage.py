@@ -17,17 +17,17 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from protocol.frame_spec import frames_of
-from protocol.keyframes import frame_count
-from protocol.output_formats import UnknownFormatError
-from protocol.output_names import (OutputNameError, expand_comp_name, format_for_output,
+from protocol.model.frame_spec import frames_of
+from protocol.model.keyframes import frame_count
+from protocol.model.output_formats import UnknownFormatError
+from protocol.model.output_names import (OutputNameError, expand_comp_name, format_for_output,
                                    resolve_output)
-from protocol.time_remap import TIME_CONTENT
-from supervisor.commands.footage import import_footage
-from supervisor.commands.lookup import find_comp
-from supervisor.commands.registry import CommandError
-from supervisor.render_inputs import find_overwrite
-from supervisor.render_plan import missing_footage, single_item_plan
+from protocol.model.time_remap import TIME_CONTENT
+from supervisor.engine.commands.footage import import_footage
+from supervisor.engine.commands.lookup import find_comp
+from supervisor.errors import CommandError
+from supervisor.render.inputs import find_overwrite
+from supervisor.render.plan import missing_footage, single_item_plan
 
 # Default outputs beside the project (the format adds its extension, a sequence its frame
 # field): never the `[compName].ext` a queue item writes by default.
@@ -82,7 +82,7 @@ def _render(service, engine, comp_ref, output: str | None, fmt: str | None, ctx:
             transparent: bool = False, replaces_proxy: bool = False) -> tuple[dict, str]:
     """Render the whole comp to `output` as the one render; (comp, the output written).
 
-    Never over one of the project's inputs (render_inputs.py: refused naming `command`, with
+    Never over one of the project's inputs (supervisor/render/inputs.py: refused naming `command`, with
     `advice`), except, with `replaces_proxy`, the comp's own proxy: making a proxy again
     replaces it, and no render reads a proxy (previews may; the next shows the new one)."""
     snapshot_id, document = engine.snapshot()

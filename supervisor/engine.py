@@ -10,14 +10,14 @@ way every engine command runs.
         │ RLock                                │ RLock
         ▼                                      ▼
   Engine.edit: handler edits engine.doc  (snapshot id, copy of doc)
-  (supervisor/commands/*)
+  (supervisor/engine/commands/*)
         └─ before: the document's text kept for undo; after: size checked, revision += 1
 ```
 
 Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot
 (ARCHITECTURE.md, "Rendering"). Undo is snapshot based, which makes every command undoable by
 construction and lets a failed command be put back exactly: an undo step is the whole document
-on its other side, kept as compact JSON text (protocol/document.py's `compact`), a fifth of its
+on its other side, kept as compact JSON text (protocol/model/document.py's `compact`), a fifth of its
 size as objects. What bounds the history is its size: at most MAX_HISTORY steps and
 MAX_HISTORY_BYTES together, the oldest dropped first (edit.history says how many), and no edit
 may make the document larger than MAX_DOCUMENT_BYTES. `revision` only ever grows and moves with
@@ -28,7 +28,7 @@ worker's snapshot, the preview cache) is named by its snapshot id, this engine's
 identity and the revision together, never by the revision alone; `nextId` never goes back on
 undo, so an id is never reused.
 
-The engine never does file I/O itself; project.open and project.save (supervisor/commands/
+The engine never does file I/O itself; project.open and project.save (supervisor/engine/commands/
 project.py) do.
 """
 
@@ -44,11 +44,12 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import supervisor.commands  # noqa: F401  (registers every command family)
-from protocol.document import DocumentError, compact, new_document, size_problem
-from protocol.frame_spec import FrameSpecError
-from supervisor.commands.registry import COMMANDS, CommandError, check_params
-from supervisor.commands.render import available as render_available
+import supervisor.engine.commands  # noqa: F401  (registers every command family)
+from protocol.model.document import DocumentError, compact, new_document, size_problem
+from protocol.model.frame_spec import FrameSpecError
+from supervisor.engine.commands.registry import COMMANDS, check_params
+from supervisor.errors import CommandError
+from supervisor.engine.commands.render import available as render_available
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -58,7 +59,7 @@ log = logging.getLogger(__name__)
 # its saved project. A hand-made project's 200 steps are a few megabytes.
 MAX_HISTORY = 200
 # The undo and redo steps' text together, at most; past it the oldest steps are dropped. A
-# project at MAX_DOCUMENT_BYTES (protocol/limits.py) keeps its last 8 steps, any smaller one
+# project at MAX_DOCUMENT_BYTES (protocol/model/limits.py) keeps its last 8 steps, any smaller one
 # more. Larger, a session's memory (this, plus the document, five to six times its compact size
 # as objects) grows past what a machine running renders beside it can spare; smaller, a large
 # project could undo fewer steps. (Whole copies as objects, a million keys then 30 edits took
@@ -217,17 +218,17 @@ class Engine:
         """(snapshot id, an independent copy of the document) for a render or a preview.
 
         The id is the one key of that copy in every cache that keeps one (workers/snapshots.py,
-        supervisor/snapshot_jobs.py, the cluster's scattered documents, the preview cache): no
+        supervisor/render/snapshot_jobs.py, the cluster's scattered documents, the preview cache): no
         other engine, and no other revision of this one, ever has the same id.
 
         Confined, a snapshot whose footage reads a file outside the roots is refused with
         CommandError: every drawing starts from one, and the worker that draws knows no roots
-        (supervisor/footage_reads.py). Checked on the copy, so no later edit can slip past."""
+        (supervisor/engine/footage_reads.py). Checked on the copy, so no later edit can slip past."""
         with self.lock:
             snapshot_id, text = f"{self.identity}:{self.revision}", self.document_text()
         document = json.loads(text)
         if self.confined:
-            from supervisor.footage_reads import check_document
+            from supervisor.engine.footage_reads import check_document
             check_document(self, document)
         return snapshot_id, document
 

@@ -6,11 +6,11 @@ enters the document (docs/document.md, "Footage").
   pattern, first frame, frame count and the first frame's size;
 - a video (anything FFmpeg opens with a video stream): size, frame rate, duration and frame
   count, read with PyAV from the container headers (no decoding, so probing is instant);
-- an SVG or a Lottie animation (`.svg`, `.json`, `.lottie`): supervisor/vector_footage_probe.py,
+- an SVG or a Lottie animation (`.svg`, `.json`, `.lottie`): supervisor/engine/vector_footage_probe.py,
   whose warnings (what will not draw as meant) come back under the key `warnings`, for the
   caller to report and not to store.
 
-FFmpeg opens a video as the worker that decodes it will (protocol/ffmpeg_inputs.py): that one
+FFmpeg opens a video as the worker that decodes it will (protocol/model/ffmpeg_inputs.py): that one
 file, with a demuxer that reads no other. A playlist, manifest or concat list is refused, as
 is anything FFmpeg would read with a demuxer not on that list.
 
@@ -27,11 +27,11 @@ from fractions import Fraction
 import av
 import skia
 
-from protocol.ffmpeg_inputs import (OPEN_OPTIONS, SNIFF_BYTES, frame_field, is_playlist_name,
+from protocol.model.ffmpeg_inputs import (OPEN_OPTIONS, SNIFF_BYTES, frame_field, is_playlist_name,
                                     names_other_files)
-from protocol.sequences import is_pattern, pattern_regex, sequence_path
-from supervisor.checked_files import special_kind
-from supervisor.vector_footage_probe import VECTOR_EXTENSIONS, VectorProbeError, probe_vector
+from protocol.model.sequences import is_pattern, pattern_regex, sequence_path
+from supervisor.confinement.checked_files import special_kind
+from supervisor.engine.vector_footage_probe import VECTOR_EXTENSIONS, VectorProbeError, probe_vector
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
 # An image sequence carries no rate of its own; this is the one a sequence gets unless the

@@ -12,14 +12,14 @@ matches (each resolved on its own).
 A footage file can also make FFmpeg read other files: an HLS playlist, a DASH manifest or an
 ffconcat list names them, and FFmpeg's image2 demuxer reads `%d` in a picture's name as a
 frame number (`f%d.ppm` opens f0.ppm, f1.ppm...). FFmpeg is never allowed to do either
-(protocol/ffmpeg_inputs.py: one file, demuxers that read no other, names taken as they are),
+(protocol/model/ffmpeg_inputs.py: one file, demuxers that read no other, names taken as they are),
 in any session; that is the guarantee, and it holds even for a file rewritten after this
 check. What is checked here gives the sentence: footage FFmpeg opens whose name holds a
 frame-number field, or that is a playlist by its extension or first bytes, is refused at
 import and at each snapshot.
 
 Reads no more of a file than its first bytes, and only once it is open and checked
-(supervisor/checked_files.py); otherwise it lists folders inside the roots and resolves names.
+(supervisor/confinement/checked_files.py); otherwise it lists folders inside the roots and resolves names.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ from __future__ import annotations
 import os
 import re
 
-from protocol.ffmpeg_inputs import SNIFF_BYTES, frame_field, is_playlist_name, names_other_files
-from protocol.sequences import is_pattern, pattern_regex
-from supervisor.checked_files import NotRegularFile, open_regular
-from supervisor.commands.registry import CommandError
-from supervisor.confinement import shown
-from supervisor.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON
-from supervisor.vector_footage_probe import VECTOR_EXTENSIONS
+from protocol.model.ffmpeg_inputs import SNIFF_BYTES, frame_field, is_playlist_name, names_other_files
+from protocol.model.sequences import is_pattern, pattern_regex
+from supervisor.confinement.checked_files import NotRegularFile, open_regular
+from supervisor.errors import CommandError
+from supervisor.confinement.roots import shown
+from supervisor.engine.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON
+from supervisor.engine.vector_footage_probe import VECTOR_EXTENSIONS
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
 
@@ -91,7 +91,7 @@ def check_document(engine, document: dict) -> None:
             elif footage.get("kind") not in ("vector", "lottie"):
                 # Whatever its kind says: a crafted project can call a playlist an image. SVG
                 # and Lottie footage is read from its bytes, never by FFmpeg, and names no
-                # other file (protocol/lottie_files.py, workers/compositor/svg_footage.py).
+                # other file (protocol/model/lottie_files.py, workers/compositor/svg_footage.py).
                 if footage.get("kind") == "video":  # FFmpeg opens it
                     _refuse_frame_field(path)
                 _refuse_playlist(engine, path)
@@ -105,7 +105,7 @@ def check_document(engine, document: dict) -> None:
 
 def _refuse_frame_field(path: str) -> None:
     """CommandError if FFmpeg's image2 would read `path` as a pattern of other files' names.
-    FFmpeg is told not to (protocol/ffmpeg_inputs.py); refusing says so instead of drawing a
+    FFmpeg is told not to (protocol/model/ffmpeg_inputs.py); refusing says so instead of drawing a
     file the user may not have meant."""
     field = frame_field(path)
     if field is not None:

@@ -11,7 +11,7 @@ The order of decisions is INTERFACE.md's "Output names and formats":
    an earlier item of this render writes, are left alone (so that earlier item's frames are
    never overwritten, whatever order the workers finish in);
 4. no file an item writes may be an input of the project (its footage, the project file:
-   render_inputs.py); if one is, the whole render is refused with `RenderRefused` as for a
+   supervisor/render/inputs.py); if one is, the whole render is refused with `RenderRefused` as for a
    clash, naming the item, the input and the file;
 5. the frames are split into chunks (`split`), video chunks on key frame boundaries, so the
    output is the same whatever the worker count.
@@ -25,13 +25,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Callable
 
-from protocol.codec_options import CodecOptionRefused, check_codec_options
-from protocol.frame_spec import frames_of
-from protocol.keyframes import frame_count
-from protocol.output_formats import output_format
-from protocol.output_names import expand_comp_name, find_clash, frame_path, planned_output
-from supervisor.footage_probe import is_missing
-from supervisor.render_inputs import ProjectInputs
+from protocol.model.codec_options import CodecOptionRefused, check_codec_options
+from protocol.model.frame_spec import frames_of
+from protocol.model.keyframes import frame_count
+from protocol.model.output_formats import output_format
+from protocol.model.output_names import expand_comp_name, find_clash, frame_path, planned_output
+from supervisor.engine.footage_probe import is_missing
+from supervisor.render.inputs import ProjectInputs
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end

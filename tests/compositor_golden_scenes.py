@@ -1,8 +1,8 @@
-"""Whole comps whose renders are kept as golden images (tests/golden/NAME.png, 160x90).
+"""Whole comps whose renders are kept as golden images (tests/compositor/golden/NAME.png, 160x90).
 
 Each scene mixes many features, so a change anywhere in the compositor shows up as a changed
 golden; the analytic tests say what broke, the goldens say that something did. Read by
-tests/test_compositor_golden.py and by scripts/regenerate_goldens.py, so both render exactly the
+tests/compositor/test_compositor_golden.py and by scripts/regenerate_goldens.py, so both render exactly the
 same documents.
 """
 
@@ -13,7 +13,7 @@ import os
 import numpy as np
 import skia
 
-from tests.compositor_documents import (bezier, comp, document, effect, footage_item, keys,
+from tests.helpers.compositor_documents import (bezier, comp, document, effect, footage_item, keys,
                                         layer, shape, solid, text)
 
 GOLDEN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")

@@ -1,8 +1,8 @@
 import pytest
 
-from protocol.document import load_document
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp, engine_with_layers
+from protocol.model.document import load_document
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp, engine_with_layers
 
 
 def layers(engine, comp=0):

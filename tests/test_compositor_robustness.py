@@ -1,7 +1,7 @@
 """A render worker never crashes on a document it was given: references to nothing, loops,
 empty content and unknown names draw nothing for the layer at fault and keep the rest."""
 
-from tests.compositor_documents import bezier, comp, document, effect, layer, shape, solid, text
+from tests.helpers.compositor_documents import bezier, comp, document, effect, layer, shape, solid, text
 from workers.compositor import render_frame
 
 
@@ -26,7 +26,7 @@ def test_odd_but_possible_documents_render_the_layers_that_make_sense():
     assert (pixels[:, 100:] == [255, 0, 0, 255]).all()
     # The orphan (parent missing: none) and the layer with an unknown effect still draw; a
     # first layer's track matte has no layer above it and is ignored. (A parenting loop is
-    # only bounded, by protocol/transforms.py, so where its layers land is not asserted.)
+    # only bounded, by protocol/model/transforms.py, so where its layers land is not asserted.)
     assert (pixels[5, 5] == [0, 0, 255, 255]).all()
     assert (pixels[65, 5] == [0, 0, 255, 255]).all()
     assert (pixels[85, 5] == [0, 0, 255, 255]).all()

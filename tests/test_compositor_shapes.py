@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.compositor_documents import bezier, comp, document, shape
+from tests.helpers.compositor_documents import bezier, comp, document, shape
 from workers.compositor import render_frame
 
 

@@ -4,10 +4,10 @@ import copy
 
 import pytest
 
-from protocol.colors import normalize_color
-from protocol.document import (VERSION, DocumentError, allocate_id, dumps, load_document, loads,
+from protocol.model.colors import normalize_color
+from protocol.model.document import (VERSION, DocumentError, allocate_id, dumps, load_document, loads,
                                new_comp, new_document)
-from protocol.layers import default_content, new_layer
+from protocol.model.layers import default_content, new_layer
 
 
 def sample_document():

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from supervisor.engine import Engine
+from supervisor.engine.engine import Engine
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "examples")
 sys.path.insert(0, EXAMPLES)
@@ -61,7 +61,7 @@ def test_the_lower_third_clip_is_small_and_three_seconds_long():
 
 @pytest.mark.parametrize("name", ["title_card", "lower_third", "logo_reveal"])
 def test_an_example_renders_from_a_copy_of_the_folder_into_its_renders_folder(tmp_path, name):
-    from tests.cli_projects import rendervisor
+    from tests.helpers.cli_projects import rendervisor
     copy = tmp_path / "clone"
     shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("renders", "__pycache__"))
     result = rendervisor("render", copy / f"{name}.rvproj", "--frames", "30-31", "--json")

@@ -1,12 +1,12 @@
 """Keyframe evaluation: values at, between and beyond keys, for every interpolation, as exact
 numbers. The eased expectations come from an independent high-precision bisection (decimal, 50
-digits) of the CSS cubic-bezier definition, not from protocol/keyframes.py."""
+digits) of the CSS cubic-bezier definition, not from protocol/model/keyframes.py."""
 
 from decimal import Decimal, getcontext
 
 import pytest
 
-from protocol.keyframes import check_interpolation, cubic_bezier, value_at
+from protocol.model.keyframes import check_interpolation, cubic_bezier, value_at
 
 
 def reference_bezier(x1, y1, x2, y2, x):

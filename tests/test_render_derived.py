@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from supervisor.commands.registry import CommandError
-from tests.render_sessions import build_comp, expected_frame, files_in, read_png, render_session
+from supervisor.errors import CommandError
+from tests.helpers.render_sessions import build_comp, expected_frame, files_in, read_png, render_session
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """The engine commands, one module per family; importing this package registers them all in
-supervisor.commands.registry.COMMANDS, in catalog order."""
+supervisor.engine.commands.registry.COMMANDS, in catalog order."""
 
-from supervisor.commands import (project, comp, layer, prop, effect, footage,  # noqa: F401
+from supervisor.engine.commands import (project, comp, layer, prop, effect, footage,  # noqa: F401
                                  render_queue, render, edit, mask, marker)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import copy
 
-from protocol.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
+from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
                                numbered_name, renew_ids, unique_name)
-from protocol.values import check_value
-from supervisor.commands.lookup import find_comp
-from supervisor.commands.overview import comp_summary
-from supervisor.commands.registry import COLOR, COMP_REF, CommandError, command, described
+from protocol.model.values import check_value
+from supervisor.engine.commands.lookup import find_comp
+from supervisor.engine.commands.overview import comp_summary
+from supervisor.engine.commands.registry import COLOR, COMP_REF, command, described
+from supervisor.errors import CommandError
 
 SETTINGS = {
     "name": {"type": "string", "description": "the comp's name"},

@@ -1,6 +1,6 @@
 """Footage commands: import, list, replace, remove.
 
-Footage is probed when it enters the project (supervisor/footage_probe.py); a file that is later
+Footage is probed when it enters the project (supervisor/engine/footage_probe.py); a file that is later
 moved or deleted stays in the project and is reported as missing, by name, in footage.list,
 project.info and doc_inspect, never as a crash.
 """
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import os
 
-from protocol.document import allocate_id
-from supervisor.commands.lookup import find_footage
-from supervisor.commands.overview import footage_summary
-from supervisor.commands.registry import FOOTAGE_REF, READ_PATH, CommandError, command, described
-from supervisor.footage_probe import ProbeError, probe
-from supervisor.footage_reads import check_import
+from protocol.model.document import allocate_id
+from supervisor.engine.commands.lookup import find_footage
+from supervisor.engine.commands.overview import footage_summary
+from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
+from supervisor.errors import CommandError
+from supervisor.engine.footage_probe import ProbeError, probe
+from supervisor.engine.footage_reads import check_import
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), a folder of numbered "

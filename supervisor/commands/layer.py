@@ -1,6 +1,6 @@
 """Layer commands: add, set, get, remove, duplicate, move, list.
 
-What a layer may hold is protocol/layers.py's tables; this module only maps command params onto
+What a layer may hold is protocol/model/layers.py's tables; this module only maps command params onto
 them. layer.add and layer.set share `apply_params`, so a value one accepts the other accepts.
 """
 
@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import copy
 
-from protocol.document import DocumentError, allocate_id, numbered_name, precomp_cycle, unique_name
-from protocol.bezier import PATH_KEYS
-from protocol.document import check_property, renew_ids
-from protocol.keyframes import static_value
-from protocol.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
+from protocol.model.document import DocumentError, allocate_id, numbered_name, precomp_cycle, unique_name
+from protocol.model.bezier import PATH_KEYS
+from protocol.model.document import check_property, renew_ids
+from protocol.model.keyframes import static_value
+from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
                              REQUIRED_CONTENT, SHAPE_EXTRAS, TRANSFORM, default_content,
                              new_layer)
-from protocol.values import check_value
-from supervisor.commands.footage import import_footage
-from supervisor.commands.lookup import find_comp, find_footage, find_layer
-from supervisor.commands.overview import layer_summary
-from supervisor.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
-                                          CommandError, command, described)
+from protocol.model.values import check_value
+from supervisor.engine.commands.footage import import_footage
+from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
+from supervisor.engine.commands.overview import layer_summary
+from supervisor.engine.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
+                                                 command, described)
+from supervisor.errors import CommandError
 
 ATTRIBUTE_PARAMS = {
     "name": {"type": "string"},

@@ -7,8 +7,8 @@ document's bulk; an agent that needs every value reads a property with prop.get.
 
 from __future__ import annotations
 
-from protocol.keyframes import frame_count, is_animated, static_value
-from supervisor.footage_probe import is_missing
+from protocol.model.keyframes import frame_count, is_animated, static_value
+from supervisor.engine.footage_probe import is_missing
 
 
 def project_info(engine) -> dict:

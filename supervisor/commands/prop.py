@@ -1,7 +1,7 @@
 """Property commands: set, addKey, removeKey, get.
 
-Paths are protocol/property_paths.py's; values are checked with protocol/values.py's kinds;
-evaluation is protocol/keyframes.py's, the same function the renderers use, so prop.get returns
+Paths are protocol/model/property_paths.py's; values are checked with protocol/model/values.py's kinds;
+evaluation is protocol/model/keyframes.py's, the same function the renderers use, so prop.get returns
 exactly what a render shows at that time.
 """
 
@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import copy
 
-from protocol.document import DocumentError, check_property
-from protocol.keyframes import check_interpolation, is_animated, value_at
-from protocol.limits import MAX_KEYS
-from protocol.markers import resolve_time
-from protocol.numbers import is_number
-from protocol.property_paths import PropertyRef, resolve
-from protocol.values import check_value, describe
-from supervisor.commands.lookup import find_comp, find_layer
-from supervisor.commands.registry import COMP_REF, LAYER_REF, VEC2, CommandError, command, \
-    described
+from protocol.model.document import DocumentError, check_property
+from protocol.model.keyframes import check_interpolation, is_animated, value_at
+from protocol.model.limits import MAX_KEYS
+from protocol.model.markers import resolve_time
+from protocol.model.numbers import is_number
+from protocol.model.property_paths import PropertyRef, resolve
+from protocol.model.values import check_value, describe
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, VEC2, command, described
+from supervisor.errors import CommandError
 
 PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
         "content property by name (color, size, text, ...), or effects.FX.PARAM (FX: the "

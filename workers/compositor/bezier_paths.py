@@ -1,4 +1,4 @@
-"""Bezier path values (protocol/bezier.py) as Skia paths, for path shapes and masks.
+"""Bezier path values (protocol/model/bezier.py) as Skia paths, for path shapes and masks.
 
 A segment whose two handles are zero is a straight line, drawn as one: Skia flattens a line
 exactly, and a straight path draws the same pixels it drew before paths had tangents.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.bezier import segments
+from protocol.model.bezier import segments
 
 
 def skia_path(path: dict | None) -> skia.Path:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.transforms import is_visible, layer_matrix, layer_opacity
+from protocol.model.transforms import is_visible, layer_matrix, layer_opacity
 from workers.compositor.blending import NORMAL, blend_mode, draw_matted, layer_paint
 from workers.compositor.context import RenderContext
 from workers.compositor.effects import layer_filter

@@ -3,7 +3,7 @@ content box `[0, 0, footage width, footage height]`.
 
 What is drawn depends on the footage's kind, not the layer's type: a still is the same at every
 time, a sequence and a video show the frame at the layer's source time (its own time
-`t - startTime` at its speed, or its timeRemap, looped if it loops; protocol/time_remap.py). Footage
+`t - startTime` at its speed, or its timeRemap, looped if it loops; protocol/model/time_remap.py). Footage
 that cannot be read is reported by path through the context and draws nothing.
 """
 
@@ -13,7 +13,7 @@ import math
 
 import skia
 
-from protocol.time_remap import source_time
+from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
 from workers.compositor.svg_footage import draw_svg
 

@@ -1,14 +1,14 @@
 """Lottie layers: a Lottie animation (footage of kind "lottie") played by ThorVG and drawn in
 the layer's content box [0, 0, width, height].
 
-Time: the layer's source time (protocol/time_remap.py: its own time, speed, timeRemap, loop)
+Time: the layer's source time (protocol/model/time_remap.py: its own time, speed, timeRemap, loop)
 is mapped to the animation's own frames as footage is, `floor(s * frameRate)` counted from its
 first frame (ThorVG's frame 0 is the file's `ip`), clamped to its frames unless it loops.
 
 Scale: ThorVG rasterises the vectors at the size the layer is shown (the canvas matrix's
 largest scale, within MAX_RENDER_SIDE), and that raster is drawn back into the box, so an
 enlarged animation stays sharp and a shrunk one costs less. ThorVG is given the animation's
-bytes made self-contained (protocol/lottie_files.py), never a path: it would open any file an
+bytes made self-contained (protocol/model/lottie_files.py), never a path: it would open any file an
 image asset names.
 
 One ThorVG engine per worker process, on one thread (the workers are the parallelism), and
@@ -26,9 +26,9 @@ import numpy as np
 import skia
 import thorvg_python as tvg
 
-from protocol.limits import MAX_VECTOR_FOOTAGE_BYTES
-from protocol.lottie_files import LottieError, read_animation, self_contained
-from protocol.time_remap import source_time
+from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.lottie_files import LottieError, read_animation, self_contained
+from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
 
 # The longest side ThorVG draws an animation at: an 8K frame's. A layer enlarged past it is

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 from workers.compositor.bezier_paths import skia_path
 
 _MODE_BLENDS = {

@@ -1,6 +1,6 @@
 """Precomp layers: another comp of the document drawn inside this one, at the layer's source
 time (its own time `t - startTime` at its speed, or its timeRemap, looped if it loops;
-protocol/time_remap.py), clipped to that comp's frame. A nested comp's background is not
+protocol/model/time_remap.py), clipped to that comp's frame. A nested comp's background is not
 drawn (it is transparent, as in After Effects); only the comp being rendered fills its
 background.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import skia
 
-from protocol.time_remap import source_time
+from protocol.model.time_remap import source_time
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
 
 

@@ -10,7 +10,7 @@ import math
 
 import skia
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 from workers.compositor.bezier_paths import skia_path
 from workers.compositor.paints import color_paint, fill_paint, stroke_paint
 from workers.compositor.strokes import draws_nothing, is_plain, stroke_effect

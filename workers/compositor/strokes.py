@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import skia
 
-from protocol.keyframes import value_at
-from protocol.limits import MAX_DASHES
+from protocol.model.keyframes import value_at
+from protocol.model.limits import MAX_DASHES
 
 
 def is_plain(content: dict, time: float) -> bool:

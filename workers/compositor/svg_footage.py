@@ -15,7 +15,7 @@ from collections import OrderedDict
 
 import skia
 
-from protocol.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
 from workers.compositor.blending import NORMAL, layer_paint
 from workers.compositor.context import RenderContext
 

@@ -1,6 +1,6 @@
 """Mask commands: add, set, remove, list.
 
-What a mask holds is protocol/masks.py's tables; a rect or ellipse mask is stored as the bezier
+What a mask holds is protocol/model/masks.py's tables; a rect or ellipse mask is stored as the bezier
 path of its outline, so every mask's path animates and morphs the same way. mask.add and
 mask.set share `_apply`, so a value one accepts the other accepts.
 """
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import copy
 
-from protocol.bezier import PATH_KEYS
-from protocol.document import DocumentError, allocate_id, check_property, numbered_name
-from protocol.keyframes import static_value
-from protocol.layers import content_box
-from protocol.masks import MASK_MODES, MASK_PROPERTIES, MASK_SHAPES, new_mask, shape_path
-from protocol.property_paths import find_mask
-from supervisor.commands.lookup import find_comp, find_layer
-from supervisor.commands.registry import (COMP_REF, LAYER_REF, VEC2, CommandError, command,
-                                          described)
+from protocol.model.bezier import PATH_KEYS
+from protocol.model.document import DocumentError, allocate_id, check_property, numbered_name
+from protocol.model.keyframes import static_value
+from protocol.model.layers import content_box
+from protocol.model.masks import MASK_MODES, MASK_PROPERTIES, MASK_SHAPES, new_mask, shape_path
+from protocol.model.property_paths import find_mask
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, VEC2, command, described
+from supervisor.errors import CommandError
 
 MASK_REF = {"type": ["string", "integer"],
             "description": "a mask's id, name, or 1-based index on its layer"}

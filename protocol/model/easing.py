@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from protocol.numbers import is_number
+from protocol.model.numbers import is_number
 
 # Parameters of each ease: name -> (default, lowest accepted, lowest is allowed itself).
 PARAMETERS: dict[str, dict[str, tuple[float, float, bool]]] = {

@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from protocol.document import load_document
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp
+from protocol.model.document import load_document
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
 from workers.compositor import render_frame
 
 START, END = (100.0, 300.0), (500.0, 300.0)
@@ -105,7 +105,7 @@ def test_auto_orient_turns_the_layer_along_the_path():
 def test_auto_orient_adds_to_the_layers_own_rotation_and_holds_past_the_last_key():
     engine = moving(auto_orient=True)
     engine.run("layer.set", {"comp": "Main", "layer": "Dot", "rotation": 30})
-    from protocol.transforms import layer_matrix
+    from protocol.model.transforms import layer_matrix
     comp = engine.doc["comps"][0]
     layer = comp["layers"][0]
     at_start = math.degrees(math.atan2(OUT[1], OUT[0])) + 30

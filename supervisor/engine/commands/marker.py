@@ -1,16 +1,17 @@
 """Marker commands: add, list, remove. A marker is a named comp time on a comp or one of its
-layers (protocol/markers.py); prop.addKey, prop.removeKey and prop.get take `"marker:NAME"`
+layers (protocol/model/markers.py); prop.addKey, prop.removeKey and prop.get take `"marker:NAME"`
 for a time."""
 
 from __future__ import annotations
 
 import copy
 
-from protocol.document import DocumentError, allocate_id, check_markers
-from protocol.markers import find_marker
-from protocol.values import check_value
-from supervisor.commands.lookup import find_comp, find_layer
-from supervisor.commands.registry import COMP_REF, LAYER_REF, CommandError, command
+from protocol.model.document import DocumentError, allocate_id, check_markers
+from protocol.model.markers import find_marker
+from protocol.model.values import check_value
+from supervisor.engine.commands.lookup import find_comp, find_layer
+from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.errors import CommandError
 
 OPTIONAL_LAYER = {**LAYER_REF, "description": "the layer whose marker it is (id, name or "
                   "1-based index); leave out for a marker on the comp"}

@@ -14,10 +14,10 @@ import re
 
 import skia
 
-from protocol.limits import MAX_VECTOR_FOOTAGE_BYTES
-from protocol.lottie_files import (LOTTIE_EXTENSIONS, LottieError, footage_fields,
+from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.lottie_files import (LOTTIE_EXTENSIONS, LottieError, footage_fields,
                                    read_animation, self_contained, unsupported)
-from supervisor.checked_files import read_small_file
+from supervisor.confinement.checked_files import read_small_file
 
 SVG_EXTENSIONS = (".svg",)
 VECTOR_EXTENSIONS = SVG_EXTENSIONS + LOTTIE_EXTENSIONS

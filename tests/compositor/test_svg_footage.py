@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import skia
 
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
 from workers.compositor import render_frame
 
 LOGO = b"""<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.compositor_documents import (box_path, comp, document, effect, layer, mask, solid,
+from tests.helpers.compositor_documents import (box_path, comp, document, effect, layer, mask, solid,
                                         text)
 from workers.compositor import render_frame
 

@@ -8,7 +8,7 @@ differently. Pure: no I/O.
 
 from __future__ import annotations
 
-from protocol.keyframes import value_at
+from protocol.model.keyframes import value_at
 
 # Layer types that show a source with a timeline of its own, and so take timeRemap, speed and
 # loop: name -> (value kind, animatable, default).

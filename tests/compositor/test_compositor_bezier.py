@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.compositor_documents import bezier, comp, document, keys, shape
+from tests.helpers.compositor_documents import bezier, comp, document, keys, shape
 from workers.compositor import render_frame
 
 WHITE = [1, 1, 1, 1]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 
-from protocol.bezier import ellipse_path, rect_path
+from protocol.model.bezier import ellipse_path, rect_path
 
 MASK_MODES = ("add", "subtract", "intersect", "difference", "none")
 MASK_SHAPES = ("rect", "ellipse", "path")

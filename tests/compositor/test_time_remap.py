@@ -5,9 +5,9 @@ video's frames carry their index as a color. And markers, whose names stand for 
 import numpy as np
 import pytest
 
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp
-from tests.test_compositor_footage import FPS, clip, frame_color  # noqa: F401 (a fixture)
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
+from tests.compositor.test_compositor_footage import FPS, clip, frame_color  # noqa: F401 (a fixture)
 from workers.compositor import FootageCache, render_frame
 
 

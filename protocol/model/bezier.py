@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from protocol.limits import MAX_PATH_POINTS
-from protocol.numbers import is_number
+from protocol.model.limits import MAX_PATH_POINTS
+from protocol.model.numbers import is_number
 
 PATH_HINT = ('a path {"points": [[x, y], ...], "inTangents": [[dx, dy], ...], "outTangents": '
              '[[dx, dy], ...], "closed": true|false} (tangents optional, one per point)')

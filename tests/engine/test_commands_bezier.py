@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from protocol.document import VERSION, load_document
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp
+from protocol.model.document import VERSION, load_document
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
 
 SQUARE = [[0, 0], [40, 0], [40, 40], [0, 40]]
 

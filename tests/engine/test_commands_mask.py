@@ -2,10 +2,10 @@
 
 import pytest
 
-from protocol.bezier import KAPPA
-from protocol.document import load_document
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_layers
+from protocol.model.bezier import KAPPA
+from protocol.model.document import load_document
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_layers
 
 
 def add(engine, **params):

@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from protocol.keyframes import check_interpolation, value_at
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp
+from protocol.model.keyframes import check_interpolation, value_at
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
 
 PROGRESS = [i / 20 for i in range(21)]
 

@@ -15,9 +15,9 @@ import skia
 import thorvg_python as tvg
 from rlottie_python import LottieAnimation
 
-from supervisor.engine import CommandError
-from tests.engine_projects import engine_with_comp
-from tests.lottie_documents import animation, moving_square, shape_layer
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
+from tests.helpers.lottie_documents import animation, moving_square, shape_layer
 from workers.compositor import render_frame
 
 

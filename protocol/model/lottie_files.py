@@ -20,7 +20,7 @@ import json
 import zipfile
 from typing import Any
 
-from protocol.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
 
 LOTTIE_EXTENSIONS = (".json", ".lottie")
 _REQUIRED = ("fr", "ip", "op", "w", "h", "layers")
