@@ -21,8 +21,11 @@ from typing import Any, Callable
 from protocol.model.effects import EFFECTS, default_params
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.model.keyframes import check_interpolation, frame_count, is_animated
-from protocol.model.layers import ATTRIBUTES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT, TRANSFORM
+from protocol.model.layers import (ATTRIBUTES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
+                             REQUIRED_CONTENT, SPATIAL, TRANSFORM, missing_defaults)
 from protocol.model.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
+from protocol.model.markers import MARKER_FIELDS
+from protocol.model.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.model.numbers import unusable_number_in, unusable_problem
 from protocol.model.output_formats import FORMATS
 from protocol.model.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
@@ -30,15 +33,17 @@ from protocol.model.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
 from protocol.model.text_animators import SHAPES as RANGE_SHAPES
 from protocol.model.values import check_value, describe, is_number
 
-VERSION = 1
+VERSION = 2
 
 ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
-               "item": "item", "animator": "anim"}
-_ID = re.compile(r"^(comp|layer|fx|footage|item|anim)(\d+)$")
+               "item": "item", "animator": "anim", "mask": "mask", "marker": "marker"}
+_ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker)(\d+)$")
 
+# A spatial key's tangents: the motion path's handles, relative to the key's value.
+SPATIAL_KEYS = ("spatialIn", "spatialOut")
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
-FOOTAGE_KINDS = ("image", "sequence", "video")
+FOOTAGE_KINDS = ("image", "sequence", "video", "vector", "lottie")
 
 
 class DocumentError(ValueError):
@@ -70,7 +75,7 @@ def new_comp(doc: dict, name: str, **settings: Any) -> dict:
     """A new comp with the defaults (1920x1080, 30 fps, 10 s, black) under `settings`."""
     comp = {"id": allocate_id(doc, "comp"), "name": name, **copy.deepcopy(COMP_DEFAULTS),
             "motionBlur": {"enabled": False, "samples": 8, "shutterAngle": 180},
-            "proxy": None, "layers": []}
+            "proxy": None, "markers": [], "layers": []}
     comp.update(settings)
     return comp
 
@@ -85,6 +90,16 @@ def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: st
     return {"id": allocate_id(doc, "item"), "comp": comp_id, "output": output,
             "format": format, "frames": frames, "skipExisting": skip_existing,
             "codecOptions": dict(codec_options), "status": "queued"}
+
+
+def renew_ids(doc: dict, layer: dict) -> None:
+    """Fresh ids for a copied layer's own parts (effects, masks, markers, a text's animators),
+    so the copy shares none with its original; the layer's own id is the caller's."""
+    for part, kind in (("effects", "effect"), ("masks", "mask"), ("markers", "marker")):
+        for item in layer.get(part, []):
+            item["id"] = allocate_id(doc, kind)
+    for animator in layer.get("content", {}).get("animators") or []:
+        animator["id"] = allocate_id(doc, "animator")
 
 
 def unique_name(base: str, taken: set[str]) -> str:
@@ -154,8 +169,23 @@ def _migrate_0_to_1(doc: dict) -> dict:
     return upgraded
 
 
+def _migrate_1_to_2(doc: dict) -> dict:
+    """Version 1 stored a path shape as `points` (a list of [x, y]) and `closed`, straight
+    segments only; version 2 stores one animatable `path` with tangents (protocol/model/bezier.py).
+    Anything not shaped like a version 1 path is left for validation to report."""
+    for comp in doc.get("comps", []) if isinstance(doc.get("comps"), list) else []:
+        for layer in comp.get("layers", []) if isinstance(comp, dict) else []:
+            content = layer.get("content") if isinstance(layer, dict) else None
+            if (isinstance(content, dict) and content.get("shape") == "path"
+                    and "path" not in content and isinstance(content.get("points"), list)):
+                content["path"] = {"points": content.pop("points"),
+                                   "closed": content.pop("closed", True)}
+    doc["version"] = 2
+    return doc
+
+
 # from version -> step to the next version
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {0: _migrate_0_to_1}
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {0: _migrate_0_to_1, 1: _migrate_1_to_2}
 
 
 def migrate(doc: dict) -> dict:
@@ -253,8 +283,10 @@ def _expect(node: dict, key: str, kind: Any, place: str) -> None:
         raise DocumentError(_join(place, key), str(error)) from None
 
 
-def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) -> Any:
-    """A property value (static, or `{"keys": [...]}` when animatable), normalised."""
+def check_property(kind: Any, prop: Any, place: str, animatable: bool = True,
+                   spatial: bool = False) -> Any:
+    """A property value (static, or `{"keys": [...]}` when animatable), normalised. The keys of a
+    `spatial` one (a position) may carry spatialIn/spatialOut tangents [dx, dy]."""
     if not is_animated(prop):
         try:
             return check_value(kind, prop)
@@ -274,7 +306,8 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) ->
     checked = []
     for index, key in enumerate(keys):
         where = f"{place}.keys[{index}]"
-        _check_keys(key, where, required=("time", "value"), optional=("interpolation",))
+        _check_keys(key, where, required=("time", "value"),
+                    optional=("interpolation", *(SPATIAL_KEYS if spatial else ())))
         if not is_number(key["time"]):
             raise DocumentError(f"{where}.time", f"expected seconds, got {key['time']!r}")
         if checked and key["time"] <= checked[-1]["time"]:
@@ -289,6 +322,10 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True) ->
             entry["interpolation"] = check_interpolation(key.get("interpolation", "linear"))
         except ValueError as error:
             raise DocumentError(f"{where}.interpolation", str(error)) from None
+        for name in SPATIAL_KEYS:
+            if name in key:
+                _expect(key, name, "vec2", where)
+                entry[name] = key[name]
         checked.append(entry)
     return {"keys": checked}
 
@@ -309,7 +346,7 @@ def _check_footage(footage: Any, place: str) -> dict:
 def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
-                optional=("motionBlur", "proxy"))
+                optional=("motionBlur", "proxy", "markers"))
     for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):
@@ -319,6 +356,7 @@ def _check_comp(comp: Any, place: str) -> dict:
         raise DocumentError(place, problem)
     comp.setdefault("motionBlur", {"enabled": False, "samples": 8, "shutterAngle": 180})
     comp.setdefault("proxy", None)
+    comp["markers"] = check_markers(comp.get("markers", []), f"{place}.markers")
     blur = comp["motionBlur"]
     where = f"{place}.motionBlur"
     _check_keys(blur, where, required=("enabled", "samples", "shutterAngle"), optional=())
@@ -345,10 +383,14 @@ def frame_count_problem(duration: float, frame_rate: float) -> str | None:
 def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/model/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
-                                        *ATTRIBUTES), optional=())
+                                        *ATTRIBUTES),
+                optional=("masks", "markers", *LATER_ATTRIBUTES))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
     for key, kind in ATTRIBUTES.items():
+        _expect(layer, key, kind, place)
+    for key, (kind, default) in LATER_ATTRIBUTES.items():
+        layer.setdefault(key, default)
         _expect(layer, key, kind, place)
     if layer["outPoint"] <= layer["inPoint"]:
         raise DocumentError(f"{place}.outPoint", "must be after inPoint, or the layer is never "
@@ -357,9 +399,11 @@ def check_layer(layer: Any, place: str) -> dict:
     _check_keys(layer["transform"], where, required=tuple(TRANSFORM), optional=())
     for key, kind in TRANSFORM.items():
         layer["transform"][key] = check_property(kind, layer["transform"][key],
-                                                 f"{where}.{key}")
+                                                 f"{where}.{key}", spatial=key in SPATIAL)
     spec = CONTENT[layer["type"]]
     where = f"{place}.content"
+    if isinstance(layer["content"], dict):
+        layer["content"].update(missing_defaults(layer["type"], layer["content"]))
     _check_keys(layer["content"], where, required=REQUIRED_CONTENT[layer["type"]],
                 optional=tuple(k for k in spec if k not in REQUIRED_CONTENT[layer["type"]]))
     for key, value in layer["content"].items():
@@ -368,11 +412,48 @@ def check_layer(layer: Any, place: str) -> dict:
             layer["content"][key] = check_animators(value, f"{where}.{key}")
             continue
         layer["content"][key] = check_property(kind, value, f"{where}.{key}", animatable)
+    if layer["content"].get("shape") == "path" and "path" not in layer["content"]:
+        raise DocumentError(where, "a path shape needs its path (points, and tangents if curved)")
     if not isinstance(layer["effects"], list):
         raise DocumentError(f"{place}.effects", f"expected a list, got {layer['effects']!r}")
     layer["effects"] = [check_effect(fx, f"{place}.effects[{i}]")
                         for i, fx in enumerate(layer["effects"])]
+    layer.setdefault("masks", [])
+    if not isinstance(layer["masks"], list):
+        raise DocumentError(f"{place}.masks", f"expected a list, got {layer['masks']!r}")
+    layer["masks"] = [check_mask(mask, f"{place}.masks[{i}]")
+                      for i, mask in enumerate(layer["masks"])]
+    layer["markers"] = check_markers(layer.get("markers", []), f"{place}.markers")
     return layer
+
+
+def check_markers(markers: Any, place: str) -> list:
+    """A comp's or a layer's markers (protocol/model/markers.py), their names unique there."""
+    if not isinstance(markers, list):
+        raise DocumentError(place, f"expected a list, got {markers!r}")
+    names: set = set()
+    for index, marker in enumerate(markers):
+        where = f"{place}[{index}]"
+        _check_keys(marker, where, required=("id", *MARKER_FIELDS), optional=())
+        _expect(marker, "id", "string", where)
+        for key, kind in MARKER_FIELDS.items():
+            _expect(marker, key, kind, where)
+        if marker["name"] in names:
+            raise DocumentError(f"{where}.name", f"{marker['name']!r} is the name of another "
+                                                 "marker here; names must be unique")
+        names.add(marker["name"])
+    return markers
+
+
+def check_mask(mask: Any, place: str) -> dict:
+    """One mask (protocol/model/masks.py's tables), normalised."""
+    _check_keys(mask, place, required=("id", *MASK_ATTRIBUTES, *MASK_PROPERTIES), optional=())
+    _expect(mask, "id", "string", place)
+    for key, kind in MASK_ATTRIBUTES.items():
+        _expect(mask, key, kind, place)
+    for key, (kind, _) in MASK_PROPERTIES.items():
+        mask[key] = check_property(kind, mask[key], f"{place}.{key}")
+    return mask
 
 
 def check_effect(effect: Any, place: str) -> dict:
@@ -459,6 +540,12 @@ def _check_ids(doc: dict) -> None:
                        for ei, fx in enumerate(layer["effects"])]
             places += [(f"comps[{ci}].layers[{li}].content.animators[{ai}]", animator)
                        for ai, animator in enumerate(layer["content"].get("animators") or [])]
+            places += [(f"comps[{ci}].layers[{li}].masks[{mi}]", mask)
+                       for mi, mask in enumerate(layer["masks"])]
+            places += [(f"comps[{ci}].layers[{li}].markers[{mi}]", marker)
+                       for mi, marker in enumerate(layer["markers"])]
+        places += [(f"comps[{ci}].markers[{mi}]", marker)
+                   for mi, marker in enumerate(comp["markers"])]
     places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
     highest = 0
     for place, node in places:
@@ -489,7 +576,8 @@ def _check_references(doc: dict) -> None:
                     raise DocumentError(f"{where}.parent", f"{layer['parent']!r} is not another "
                                                            "layer of this comp")
             content = layer["content"]
-            if layer["type"] in ("image", "video") and content["footage"] not in footage_ids:
+            if layer["type"] in ("image", "video", "lottie") and \
+                    content["footage"] not in footage_ids:
                 raise DocumentError(f"{where}.content.footage",
                                     f"no footage has the id {content['footage']!r}")
             if layer["type"] == "precomp" and content["source"] not in comps:

@@ -10,6 +10,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from protocol.model.bezier import is_path, morph
+from protocol.model.easing import NAMES as NAMED_CURVES
+from protocol.model.easing import check_ease, ease_fraction
+from protocol.model.motion_paths import is_curved, point_along
 from protocol.model.numbers import is_number
 
 # The named eases, as CSS-style cubic beziers (x1, y1, x2, y2).
@@ -19,7 +23,7 @@ NAMED_EASES: dict[str, tuple[float, float, float, float]] = {
     "easeOut": (0.0, 0.0, 0.58, 1.0),
     "easyEase": (0.33, 0.0, 0.67, 1.0),
 }
-INTERPOLATIONS = ("linear", "hold", "easeIn", "easeOut", "easyEase")
+INTERPOLATIONS = ("linear", "hold", "easeIn", "easeOut", "easyEase", *NAMED_CURVES)
 
 
 def is_animated(prop: Any) -> bool:
@@ -40,24 +44,38 @@ def value_at(prop: Any, time: float) -> Any:
     keys = prop["keys"]
     if not keys:
         return None
-    if time <= keys[0]["time"]:
-        return keys[0]["value"]
-    if time >= keys[-1]["time"]:
-        return keys[-1]["value"]
+    segment = segment_at(keys, time)
+    if segment is None:
+        return keys[0]["value"] if time <= keys[0]["time"] else keys[-1]["value"]
+    left, right, fraction = segment
+    if fraction is not None and is_curved(left.get("spatialOut"), right.get("spatialIn")):
+        return point_along(left["value"], left.get("spatialOut"), right.get("spatialIn"),
+                           right["value"], fraction)
+    return interpolate(left["value"], right["value"], fraction)
+
+
+def segment_at(keys: list, time: float) -> tuple[dict, dict, float | None] | None:
+    """(the key before `time`, the key after, the eased fraction between them, None for a
+    hold), or None before the first key and from the last key on."""
+    if not keys or time <= keys[0]["time"] or time >= keys[-1]["time"]:
+        return None
     # Keys are few (a handful per property); a linear scan beats bisect's overhead here.
     for left, right in zip(keys, keys[1:]):
         if left["time"] <= time < right["time"]:
             span = right["time"] - left["time"]
             progress = (time - left["time"]) / span if span > 0 else 1.0
-            return interpolate(left["value"], right["value"],
-                               eased(left.get("interpolation", "linear"), progress))
-    return keys[-1]["value"]
+            return left, right, eased(left.get("interpolation", "linear"), progress, span)
+    return None
 
 
-def eased(interpolation: Any, progress: float) -> float | None:
-    """Map linear progress 0..1 through an interpolation; None means hold."""
+def eased(interpolation: Any, progress: float, span: float = 1.0) -> float | None:
+    """Map linear progress 0..1 through a segment of `span` seconds by an interpolation;
+    None means hold."""
     if interpolation == "hold":
         return None
+    if interpolation in NAMED_CURVES or (isinstance(interpolation, dict)
+                                         and "bezier" not in interpolation):
+        return ease_fraction(interpolation, progress, span)
     if isinstance(interpolation, dict):
         x1, y1, x2, y2 = interpolation["bezier"]
     else:
@@ -76,7 +94,9 @@ def interpolate(a: Any, b: Any, fraction: float | None) -> Any:
         return a + (b - a) * fraction
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [interpolate(x, y, fraction) for x, y in zip(a, b)]
-    return a  # text, null, mismatched shapes: hold
+    if is_path(a) and is_path(b):
+        return morph(a, b, fraction)
+    return a  # text, null, gradients, mismatched shapes: hold
 
 
 def cubic_bezier(x1: float, y1: float, x2: float, y2: float, x: float) -> float:
@@ -133,6 +153,11 @@ def check_interpolation(interpolation: Any) -> Any:
                 and all(is_number(p) for p in points)
                 and 0 <= points[0] <= 1 and 0 <= points[2] <= 1):
             return {"bezier": list(points)}
-    raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, or "
-                     f'{{"bezier": [x1, y1, x2, y2]}} with x1 and x2 in 0..1), got '
+    curve = check_ease(interpolation)
+    if curve is not None:
+        return curve
+    raise ValueError(f"expected an interpolation ({', '.join(INTERPOLATIONS)}, "
+                     f'{{"bezier": [x1, y1, x2, y2]}} with x1 and x2 in 0..1, or one of '
+                     f'{", ".join(NAMED_CURVES)} with parameters such as {{"spring": '
+                     f'{{"stiffness": 100, "damping": 10, "mass": 1}}}}), got '
                      f"{interpolation!r}")

@@ -12,8 +12,9 @@ import copy
 from typing import Any
 
 from protocol.model.keyframes import static_value
+from protocol.model.time_remap import TIME_CONTENT, TIMED_TYPES
 
-LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null")
+LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null", "lottie")
 BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "lighten",
                "difference")
 TRACK_MATTES = ("alpha", "alphaInverted", "luma", "lumaInverted", None)
@@ -35,7 +36,15 @@ ATTRIBUTES: dict[str, Any] = {
     "trackMatte": TRACK_MATTES,
 }
 
-# Transform properties: name -> value kind; all animatable.
+# Attributes added after version 1 documents were written: name -> (value kind, default). A
+# loaded layer that leaves one out gets the default, so older projects draw as they did.
+LATER_ATTRIBUTES: dict[str, tuple[Any, Any]] = {
+    "autoOrient": ("bool", False),  # turn along the position's motion path
+}
+
+# Transform properties: name -> value kind; all animatable. The spatial ones move along a
+# motion path when their keys have spatialIn/spatialOut tangents (protocol/model/motion_paths.py).
+SPATIAL = ("anchor", "position")
 TRANSFORM: dict[str, str] = {
     "anchor": "vec2",
     "position": "vec2",
@@ -63,7 +72,14 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
         "cornerRadius": ("nonNegative", True),
         "points": ("points", False),
         "innerRadius": ("positive", True),
-        "closed": ("bool", False),
+        "path": ("bezierPath", True),
+        # The stroke's trim (percent of the outline's length; the offset in degrees, 360 being
+        # once around) and dash pattern, for every kind of shape.
+        "trimStart": ("number", True),
+        "trimEnd": ("number", True),
+        "trimOffset": ("number", True),
+        "dashes": ("dashes", False),
+        "dashOffset": ("number", True),
     },
     "text": {
         "text": ("string", True),
@@ -90,7 +106,11 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
     "video": {"footage": ("string", False)},
     "precomp": {"source": ("string", False)},
     "null": {},
+    "lottie": {"footage": ("string", False)},
 }
+for _timed in TIMED_TYPES:
+    CONTENT[_timed].update({key: (kind, animatable)
+                            for key, (kind, animatable, _) in TIME_CONTENT.items()})
 
 # Content a new layer of the type must be given (the rest has defaults).
 REQUIRED_CONTENT: dict[str, tuple[str, ...]] = {
@@ -101,11 +121,13 @@ REQUIRED_CONTENT: dict[str, tuple[str, ...]] = {
     "video": ("footage",),
     "precomp": ("source",),
     "null": (),
+    "lottie": ("footage",),
 }
 
 _SHAPE_DEFAULTS = {
     "fill": [1.0, 1.0, 1.0, 1.0], "stroke": None, "strokeWidth": 0, "strokeJoin": "miter",
-    "strokeCap": "butt",
+    "strokeCap": "butt", "trimStart": 0, "trimEnd": 100, "trimOffset": 0, "dashes": [],
+    "dashOffset": 0,
 }
 # Which shape keys belong to which kind of shape, beyond the common ones above.
 SHAPE_EXTRAS = {
@@ -113,7 +135,7 @@ SHAPE_EXTRAS = {
     "ellipse": {},
     "polygon": {"points": 5},
     "star": {"points": 5, "innerRadius": 0.5},
-    "path": {"closed": True},
+    "path": {},  # its `path` has no default: layer.add needs its points
 }
 _TEXT_DEFAULTS = {
     "font": "sans-serif", "weight": 400, "size": 72, "fill": [1.0, 1.0, 1.0, 1.0],
@@ -136,8 +158,28 @@ def default_content(layer_type: str, given: dict, comp: dict) -> dict:
         content = {"text": None, **copy.deepcopy(_TEXT_DEFAULTS)}
     else:
         content = {key: None for key in CONTENT[layer_type]}
+        content.update(_time_defaults(layer_type))
     content.update(copy.deepcopy(given))
     return content
+
+
+def _time_defaults(layer_type: str) -> dict:
+    if layer_type not in TIMED_TYPES:
+        return {}
+    return {key: default for key, (_, _, default) in TIME_CONTENT.items()}
+
+
+def missing_defaults(layer_type: str, content: dict) -> dict:
+    """The defaults of content keys a loaded layer leaves out: keys added after its document
+    was written (a shape's trim and dashes, a precomp's or video's time remapping), so older
+    projects read as they always drew."""
+    if layer_type in TIMED_TYPES:
+        defaults = _time_defaults(layer_type)
+    elif layer_type == "shape":
+        defaults = {**_SHAPE_DEFAULTS, **SHAPE_EXTRAS.get(content.get("shape"), {})}
+    else:
+        return {}
+    return {key: copy.deepcopy(value) for key, value in defaults.items() if key not in content}
 
 
 def content_box(doc: dict, layer: dict) -> tuple[float, float]:
@@ -152,7 +194,7 @@ def content_box(doc: dict, layer: dict) -> tuple[float, float]:
     if kind == "shape":
         w, h = static_value(content["size"])
         return float(w), float(h)
-    if kind in ("image", "video"):
+    if kind in ("image", "video", "lottie"):
         footage = next((f for f in doc.get("footage", []) if f["id"] == content.get("footage")),
                        None)
         if footage is None:
@@ -185,9 +227,12 @@ def new_layer(doc: dict, comp: dict, layer_id: str, name: str, layer_type: str,
         "parent": None,
         "blendMode": "normal",
         "trackMatte": None,
+        **{key: default for key, (_, default) in LATER_ATTRIBUTES.items()},
         "transform": {},
         "content": content,
         "effects": [],
+        "masks": [],
+        "markers": [],
     }
     layer.update(attributes or {})
     w, h = content_box(doc, layer)

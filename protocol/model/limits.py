@@ -30,6 +30,12 @@ MAX_CORNERS = 1_000
 # zig-zagging across its box, the fill takes about 0.1 s a frame (100,000 take 14 s).
 MAX_PATH_POINTS = 10_000
 
+# Dashes along one stroke. Each costs about 8 us to cut and stroke, so 25,000 draw in about
+# 0.2 s; 0.01 px dashes around a 1080p ellipse (half a million) took 2 s a frame. Past it the
+# stroke is drawn undashed at the pattern's share of "on", which is what dashes that fine look
+# like.
+MAX_DASHES = 25_000
+
 # Characters of any string: a text layer's text (a long credits roll is a few thousand), and so
 # every name, font and path. At the limit one text layer draws in about 0.2 s on one line (a
 # million characters take 17 s), so a 10 MB text blocked every preview for minutes.
@@ -51,3 +57,9 @@ MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 # usual), so 16 times MAX_DOCUMENT_BYTES reopens every project rendervisor saves; past it a
 # mistaken path (a video, a disk image) is refused before it is read into memory whole.
 MAX_PROJECT_BYTES = 16 * MAX_DOCUMENT_BYTES
+
+# The size of an SVG or Lottie footage file (and of what a .lottie archive unpacks to), read
+# whole to be drawn. A logo's SVG is kilobytes and a Lottie animation rarely a few megabytes (its
+# images embedded); past this a mistaken path is refused before it is read into memory, and a
+# zip bomb before it is unpacked.
+MAX_VECTOR_FOOTAGE_BYTES = 64 * 1024 * 1024

@@ -2,8 +2,9 @@
 
 `transform.anchor|position|scale|rotation|opacity`; a content property by its name (`color`,
 `size`, `text`, ...; `content.color` also works); an effect param as `effects.FX.PARAM`, FX being
-the effect's id, its effect name, or its 1-based index (`effects.1.radius`); a text animator's
-as `animators.ID.range.NAME` or `animators.ID.properties.NAME`. See docs/document.md,
+the effect's id, its effect name, or its 1-based index (`effects.1.radius`); a mask's property as
+`masks.M.path|feather|opacity|expansion`, M its id, name or 1-based index; a text animator's as
+`animators.ID.range.NAME` or `animators.ID.properties.NAME`. See docs/document.md,
 "Properties and keyframes". Pure: no I/O.
 """
 
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.model.effects import EFFECTS
-from protocol.model.layers import CONTENT, TRANSFORM
+from protocol.model.layers import CONTENT, SPATIAL, TRANSFORM
+from protocol.model.masks import MASK_PROPERTIES
 from protocol.model.text_animators import find_animator, property_of
 from protocol.model.text_animators import paths_of as animator_paths
 
@@ -24,6 +26,7 @@ class PropertyRef:
     key: str
     kind: Any  # its value kind (protocol/model/values.py)
     animatable: bool
+    spatial: bool = False  # keys may bend its motion path (spatialIn, spatialOut)
 
     @property
     def value(self) -> Any:
@@ -34,7 +37,8 @@ def resolve(layer: dict, path: str) -> PropertyRef:
     """The property `path` names on `layer`; ValueError saying which paths exist otherwise."""
     parts = path.split(".") if isinstance(path, str) else []
     if len(parts) == 2 and parts[0] == "transform" and parts[1] in TRANSFORM:
-        return PropertyRef(layer["transform"], parts[1], TRANSFORM[parts[1]], True)
+        return PropertyRef(layer["transform"], parts[1], TRANSFORM[parts[1]], True,
+                           spatial=parts[1] in SPATIAL)
     if len(parts) == 3 and parts[0] == "effects":
         effect = _effect(layer, parts[1])
         spec = EFFECTS[effect["effect"]]
@@ -44,6 +48,12 @@ def resolve(layer: dict, path: str) -> PropertyRef:
         return PropertyRef(effect["params"], parts[2], spec[parts[2]][0], True)
     if len(parts) >= 3 and parts[0] == "animators" and layer["type"] == "text":
         return _animator_property(layer, parts)
+    if len(parts) == 3 and parts[0] == "masks":
+        mask = find_mask(layer, parts[1])
+        if parts[2] not in MASK_PROPERTIES:
+            raise ValueError(f"a mask has no property {parts[2]!r}; it has "
+                             f"{', '.join(MASK_PROPERTIES)}")
+        return PropertyRef(mask, parts[2], MASK_PROPERTIES[parts[2]][0], True)
     name = parts[1] if len(parts) == 2 and parts[0] == "content" else path
     spec = CONTENT[layer["type"]]
     if name in spec and name in layer["content"] and spec[name][0] != "textAnimators":
@@ -63,6 +73,8 @@ def paths_of(layer: dict) -> list[str]:
     if layer["type"] == "text":
         for animator in layer["content"].get("animators") or []:
             paths += animator_paths(animator)
+    for mask in layer.get("masks", []):
+        paths += [f"masks.{mask['id']}.{key}" for key in MASK_PROPERTIES]
     return paths
 
 
@@ -81,6 +93,29 @@ def _animator_property(layer: dict, parts: list[str]) -> PropertyRef:
                          f"{', '.join(animator_paths(animator))}")
     container, key, kind = found
     return PropertyRef(container, key, kind, True)
+
+
+def find_mask(layer: dict, ref) -> dict:
+    """A mask of the layer by its id, its name, or its 1-based index; ValueError listing the
+    masks otherwise."""
+    masks = layer.get("masks", [])
+    for mask in masks:
+        if mask["id"] == ref:
+            return mask
+    named = [mask for mask in masks if mask["name"] == ref]
+    if len(named) > 1:
+        raise ValueError(f"{len(named)} masks of layer {layer['name']!r} are called {ref!r} "
+                         f"({', '.join(m['id'] for m in named)}); name the mask by its id")
+    if named:
+        return named[0]
+    index = ref if isinstance(ref, int) and not isinstance(ref, bool) else (
+        int(ref) if isinstance(ref, str) and ref.isdigit() else None)
+    if index is not None and 1 <= index <= len(masks):
+        return masks[index - 1]
+    listed = ", ".join(f"{i} {m['name']!r} ({m['id']})" for i, m in enumerate(masks, 1))
+    raise ValueError(f"layer {layer['name']!r} has no mask {ref!r}; "
+                     + (f"its masks are {listed}" if masks else "it has no masks (add one with "
+                        "mask.add)"))
 
 
 def _effect(layer: dict, ref: str) -> dict:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import math
 
-from protocol.model.keyframes import value_at
+from protocol.model.keyframes import is_animated, segment_at, value_at
+from protocol.model.motion_paths import heading_along
 
 Matrix = tuple[tuple[float, float, float], tuple[float, float, float],
                tuple[float, float, float]]
@@ -54,10 +55,30 @@ def local_matrix(layer: dict, time: float) -> Matrix:
     px, py = value_at(transform["position"], time)
     sx, sy = value_at(transform["scale"], time)
     degrees = value_at(transform["rotation"], time)
+    if layer.get("autoOrient"):
+        degrees += heading(transform["position"], time)
     matrix = translation(px, py)
     matrix = multiply(matrix, rotation(degrees))
     matrix = multiply(matrix, scaling(sx / 100.0, sy / 100.0))
     return multiply(matrix, translation(-ax, -ay))
+
+
+def heading(position, time: float) -> float:
+    """The direction an animated position travels at `time`, in degrees clockwise from +x:
+    what an auto-oriented layer turns by. Before the first key it is the first segment's
+    starting direction, from the last key on the last segment's final one; 0 for a position
+    that does not move."""
+    if not is_animated(position) or len(position["keys"]) < 2:
+        return 0.0
+    keys = position["keys"]
+    segment = segment_at(keys, time)
+    if segment is None:
+        first = time <= keys[0]["time"]
+        left, right, fraction = (keys[0], keys[1], 0.0) if first else (keys[-2], keys[-1], 1.0)
+    else:
+        left, right, fraction = segment
+    return heading_along(left["value"], left.get("spatialOut"), right.get("spatialIn"),
+                         right["value"], 0.0 if fraction is None else fraction)
 
 
 def layer_matrix(comp: dict, layer: dict, time: float) -> Matrix:

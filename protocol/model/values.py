@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.model.bezier import PATH_HINT, check_path
 from protocol.model.colors import COLOR_HINT, normalize_color
 from protocol.model.limits import MAX_CORNERS, MAX_PATH_POINTS, MAX_TEXT_LENGTH
 from protocol.model.numbers import is_number
@@ -179,6 +180,21 @@ def _points(value: Any) -> Any:
                      f"{value!r}")
 
 
+def _dashes(value: Any) -> list:
+    """A stroke's dash pattern [on, off, ...] in px; [] for a solid stroke."""
+    if not (isinstance(value, list) and all(is_number(v) and v >= 0 for v in value)):
+        raise ValueError(f"expected dashes [on, off, ...] in px (numbers of 0 or more), or [] "
+                         f"for none; got {value!r}")
+    if value and sum(value) <= 0:
+        raise ValueError(f"dashes {value!r} add up to 0 px, so the pattern never advances; give "
+                         "a length above 0, or [] for a solid stroke")
+    return list(value)
+
+
+def _number_or_null(value: Any) -> float | int | None:
+    return None if value is None else _number(value)
+
+
 def _id_or_null(value: Any) -> str | None:
     if value is None:
         return None
@@ -201,6 +217,9 @@ _CHECKERS = {
     "sizeOrNull": _size_or_null,
     "weight": _weight,
     "path": _path,
+    "bezierPath": check_path,
+    "dashes": _dashes,
+    "numberOrNull": _number_or_null,
 }
 
 _DESCRIPTIONS = {
@@ -219,7 +238,11 @@ _DESCRIPTIONS = {
     "sizeOrNull": "[w, h] or null",
     "weight": f"a weight {MIN_WEIGHT}..{MAX_WEIGHT}",
     "path": "a file path",
+    "bezierPath": PATH_HINT,
+    "dashes": "dashes [on, off, ...] in px, or []",
+    "numberOrNull": "a number or null",
 }
 
 # Kinds whose values interpolate between keys (the rest hold, see protocol/model/keyframes.py).
-INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color"}
+INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color", "bezierPath",
+                      "numberOrNull"}

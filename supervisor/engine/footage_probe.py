@@ -5,7 +5,10 @@ enters the document (docs/document.md, "Footage").
 - an image sequence, given as a pattern with `[####]` or as a folder of numbered images: its
   pattern, first frame, frame count and the first frame's size;
 - a video (anything FFmpeg opens with a video stream): size, frame rate, duration and frame
-  count, read with PyAV from the container headers (no decoding, so probing is instant).
+  count, read with PyAV from the container headers (no decoding, so probing is instant);
+- an SVG or a Lottie animation (`.svg`, `.json`, `.lottie`): supervisor/engine/vector_footage_probe.py,
+  whose warnings (what will not draw as meant) come back under the key `warnings`, for the
+  caller to report and not to store.
 
 FFmpeg opens a video as the worker that decodes it will (protocol/model/ffmpeg_inputs.py): that one
 file, with a demuxer that reads no other. A playlist, manifest or concat list is refused, as
@@ -28,6 +31,7 @@ from protocol.model.ffmpeg_inputs import (OPEN_OPTIONS, SNIFF_BYTES, frame_field
                                     names_other_files)
 from protocol.model.sequences import is_pattern, pattern_regex, sequence_path
 from supervisor.confinement.checked_files import special_kind
+from supervisor.engine.vector_footage_probe import VECTOR_EXTENSIONS, VectorProbeError, probe_vector
 
 IMAGE_EXTENSIONS = {".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff"}
 # An image sequence carries no rate of its own; this is the one a sequence gets unless the
@@ -58,6 +62,12 @@ def probe(path: str, frame_rate: float | None = None) -> dict:
         # Opening a FIFO or a device would wait for a writer that may never come.
         raise ProbeError(f"cannot import {path}: it is {special_kind(path)}, not a media file; "
                          "import a regular file.")
+    if os.path.splitext(path)[1].lower() in VECTOR_EXTENSIONS:
+        try:
+            fields, warnings = probe_vector(path)
+        except VectorProbeError as error:
+            raise ProbeError(str(error)) from None
+        return {**fields, "warnings": warnings} if warnings else fields
     if os.path.splitext(path)[1].lower() in IMAGE_EXTENSIONS:
         width, height = _image_size(path)
         return {"name": os.path.basename(path), "path": path, "kind": "image",

@@ -35,6 +35,7 @@ from supervisor.confinement.checked_files import NotRegularFile, open_regular
 from supervisor.errors import CommandError
 from supervisor.confinement.roots import shown
 from supervisor.engine.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON
+from supervisor.engine.vector_footage_probe import VECTOR_EXTENSIONS
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
 
@@ -66,7 +67,10 @@ def check_import(engine, path: str) -> None:
     for file in files_of(path)[1:]:
         engine.check_path(file, "read")
     if not is_pattern(path) and not os.path.isdir(path):
-        if os.path.splitext(path)[1].lower() not in IMAGE_EXTENSIONS:  # FFmpeg will open it
+        extension = os.path.splitext(path)[1].lower()
+        if extension in VECTOR_EXTENSIONS:
+            return  # read by Skia's SVG parser or ThorVG from its bytes, never by FFmpeg
+        if extension not in IMAGE_EXTENSIONS:  # FFmpeg will open it
             _refuse_frame_field(path)
         _refuse_playlist(engine, path)
 
@@ -86,7 +90,10 @@ def check_document(engine, document: dict) -> None:
                 if _inside_checked_folder(engine, path):
                     for file in files_of(path)[1:]:
                         engine.check_path(file, "read")
-            else:  # whatever its kind says: a crafted project can call a playlist an image
+            elif footage.get("kind") not in ("vector", "lottie"):
+                # Whatever its kind says: a crafted project can call a playlist an image. SVG
+                # and Lottie footage is read from its bytes, never by FFmpeg, and names no
+                # other file (protocol/model/lottie_files.py, workers/compositor/svg_footage.py).
                 if footage.get("kind") == "video":  # FFmpeg opens it
                     _refuse_frame_field(path)
                 _refuse_playlist(engine, path)

@@ -22,6 +22,7 @@ from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import UnknownFormatError
 from protocol.model.output_names import (OutputNameError, expand_comp_name, format_for_output,
                                    resolve_output)
+from protocol.model.time_remap import TIME_CONTENT
 from supervisor.engine.commands.footage import import_footage
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
@@ -49,7 +50,11 @@ def pre_render(service, engine, params: dict, work: Work | None) -> dict:
             for layer in other["layers"]:
                 if layer["type"] == "precomp" and layer["content"]["source"] == comp["id"]:
                     layer["type"] = "video" if footage["kind"] != "image" else "image"
-                    layer["content"] = {"footage": footage["id"]}
+                    # The rendered comp has the precomp's timeline, so the layer's remapping,
+                    # speed and loop still say which of its frames to show.
+                    timing = {key: layer["content"][key] for key in TIME_CONTENT
+                              if key in layer["content"] and layer["type"] == "video"}
+                    layer["content"] = {"footage": footage["id"], **timing}
                     replaced.append(layer["id"])
         return replaced
 
@@ -118,7 +123,7 @@ def _import(engine, comp: dict, path: str, label: str, change) -> tuple[dict, An
         if not any(c["id"] == comp["id"] for c in engine.doc["comps"]):
             raise CommandError(f"comp {comp['name']!r} was removed during the render; the "
                                f"output {path} is kept but was not imported.")
-        footage, _new = import_footage(engine, path, frame_rate=comp["frameRate"])
+        footage, _new, _ = import_footage(engine, path, frame_rate=comp["frameRate"])
         return footage, change(engine.doc, footage)
 
     return engine.edit(label, imported)

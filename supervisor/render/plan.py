@@ -187,7 +187,7 @@ def missing_footage(document: dict, comp: dict) -> list[str]:
             return
         seen.add(current["id"])
         for layer in current["layers"]:
-            if layer["type"] in ("image", "video"):
+            if layer["type"] in ("image", "video", "lottie"):
                 ref = layer["content"].get("footage")
                 item = footage.get(ref)
                 name = item["path"] if item else f"footage id {ref}"

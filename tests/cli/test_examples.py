@@ -15,6 +15,7 @@ EXAMPLES = os.path.join(ROOT, "examples")
 sys.path.insert(0, EXAMPLES)
 
 import bench_project  # noqa: E402
+import logo_reveal  # noqa: E402
 import lower_third  # noqa: E402
 import title_card  # noqa: E402
 
@@ -22,6 +23,8 @@ import title_card  # noqa: E402
 def build_into(name, folder):
     if name == "title_card":
         return title_card.build(str(folder))
+    if name == "logo_reveal":
+        return logo_reveal.build(str(folder))
     if name == "lower_third":
         # The committed clip: re-encoding it is slow and x264's bytes are not the point here.
         shutil.copy(os.path.join(EXAMPLES, lower_third.CLIP_NAME), folder)
@@ -29,14 +32,14 @@ def build_into(name, folder):
     return bench_project.write_bench_project(str(folder))[0]
 
 
-@pytest.mark.parametrize("name", ["title_card", "lower_third", "bench"])
+@pytest.mark.parametrize("name", ["title_card", "lower_third", "bench", "logo_reveal"])
 def test_the_committed_project_is_what_its_build_script_makes(tmp_path, name):
     built = build_into(name, tmp_path)
     assert filecmp.cmp(built, os.path.join(EXAMPLES, f"{name}.rvproj"), shallow=False), \
         f"examples/{name}.rvproj is stale; run python examples/{name if name != 'bench' else 'bench_project'}.py"
 
 
-@pytest.mark.parametrize("name", ["title_card", "lower_third", "bench"])
+@pytest.mark.parametrize("name", ["title_card", "lower_third", "bench", "logo_reveal"])
 def test_a_copied_examples_folder_opens_with_its_footage_and_outputs_inside_it(tmp_path, name):
     copy = tmp_path / "elsewhere"
     shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("renders", "__pycache__"))
@@ -57,7 +60,7 @@ def test_the_lower_third_clip_is_small_and_three_seconds_long():
         assert (stream.width, stream.height, stream.frames) == (640, 360, 90)
 
 
-@pytest.mark.parametrize("name", ["title_card", "lower_third"])
+@pytest.mark.parametrize("name", ["title_card", "lower_third", "logo_reveal"])
 def test_an_example_renders_from_a_copy_of_the_folder_into_its_renders_folder(tmp_path, name):
     from tests.helpers.cli_projects import rendervisor
     copy = tmp_path / "clone"

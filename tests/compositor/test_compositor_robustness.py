@@ -1,7 +1,7 @@
 """A render worker never crashes on a document it was given: references to nothing, loops,
 empty content and unknown names draw nothing for the layer at fault and keep the rest."""
 
-from tests.helpers.compositor_documents import comp, document, effect, layer, shape, solid, text
+from tests.helpers.compositor_documents import bezier, comp, document, effect, layer, shape, solid, text
 from workers.compositor import render_frame
 
 
@@ -14,7 +14,7 @@ def test_odd_but_possible_documents_render_the_layers_that_make_sense():
         solid("loop_b", (0, 0, 1, 1), 0, 0, 10, 10, parent="loop_a", position=(40, 0)),
         text("empty", "", 80, 45),
         text("blank_lines", "\n\n", 80, 45),
-        shape("short_path", "path", 0, 0, 10, 10, points=[[0, 0]]),
+        shape("short_path", "path", 0, 0, 10, 10, path=bezier([[0, 0]])),
         solid("strange_fx", (0, 0, 1, 1), 0, 60, 10, 10,
               effects=[effect("fx1", "noSuchEffect", radius=3)]),
         layer("mystery", "hologram", {}),

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from tests.helpers.compositor_documents import comp, document, shape
+from tests.helpers.compositor_documents import bezier, comp, document, shape
 from workers.compositor import render_frame
 
 
@@ -52,9 +52,9 @@ def test_star_area_matches_its_inner_radius():
 
 def test_path_draws_its_points_closed_or_open():
     triangle = [[0, 0], [40, 0], [0, 40]]
-    closed = render(shape("p", "path", 10, 10, 40, 40, points=triangle))
+    closed = render(shape("p", "path", 10, 10, 40, 40, path=bezier(triangle)))
     assert coverage(closed).sum() == pytest.approx(800, rel=0.01)
-    stroked = render(shape("p", "path", 10, 10, 40, 40, points=triangle, closed=False,
+    stroked = render(shape("p", "path", 10, 10, 40, 40, path=bezier(triangle, closed=False),
                            fill=None, stroke=[1, 1, 1, 1], strokeWidth=2))
     # The top edge and the diagonal, 2 px wide; no closing edge down the left side.
     assert coverage(stroked).sum() == pytest.approx((40 + 40 * math.sqrt(2)) * 2, rel=0.03)
@@ -77,8 +77,8 @@ def test_stroke_join_shapes_the_outer_corner(join, corner):
 
 @pytest.mark.parametrize("cap, reach", [("butt", 0), ("square", 5), ("round", 5)])
 def test_stroke_cap_extends_an_open_path_end(cap, reach):
-    line = shape("l", "path", 40, 45, 80, 1, points=[[0, 0], [80, 0]], closed=False, fill=None,
-                 stroke=[1, 1, 1, 1], strokeWidth=10, strokeCap=cap)
+    line = shape("l", "path", 40, 45, 80, 1, path=bezier([[0, 0], [80, 0]], closed=False),
+                 fill=None, stroke=[1, 1, 1, 1], strokeWidth=10, strokeCap=cap)
     cols = np.nonzero(coverage(render(line))[45] > 0.5)[0]
     assert cols.min() == 40 - reach and cols.max() == 119 + reach
 

@@ -92,7 +92,7 @@ def test_prop_set_with_a_whole_animation_and_prop_set_static_drops_keys():
     ("prop.addKey", {"path": "transform.opacity", "time": 0, "value": 1,
                      "interpolation": "bouncy"}, "interpolation: expected an interpolation"),
     ("prop.addKey", {"path": "transform.opacity", "time": "0", "value": 1},
-     "time must be number"),
+     "time must be seconds or \"marker:NAME\""),
     ("prop.addKey", {"path": "transform.opacity", "value": 1}, "prop.addKey needs 'time'"),
     ("prop.removeKey", {"path": "transform.opacity", "time": 0},
      "has no keys to remove"),

@@ -48,6 +48,26 @@ def shape(layer_id: str, kind: str, x: float, y: float, width: float, height: fl
     return layer(layer_id, "shape", content, position=(x, y), effects=effects)
 
 
+def bezier(points, *, closed=True, in_tangents=None, out_tangents=None) -> dict:
+    """A path shape's or mask's path value as stored: tangents default to zero (straight)."""
+    zeros = [[0.0, 0.0] for _ in points]
+    return {"points": [list(p) for p in points],
+            "inTangents": [list(t) for t in in_tangents] if in_tangents else zeros,
+            "outTangents": [list(t) for t in out_tangents] if out_tangents else zeros,
+            "closed": closed}
+
+
+def mask(mask_id: str, path: dict, mode: str = "add", *, inverted=False, feather=0,
+         opacity=100, expansion=0) -> dict:
+    return {"id": mask_id, "name": mask_id, "mode": mode, "inverted": inverted, "path": path,
+            "feather": feather, "opacity": opacity, "expansion": expansion}
+
+
+def box_path(x: float, y: float, width: float, height: float) -> dict:
+    """A closed rectangle path from (x, y), clockwise."""
+    return bezier([[x, y], [x + width, y], [x + width, y + height], [x, y + height]])
+
+
 def text(layer_id: str, words: str, x: float, y: float, **content) -> dict:
     transform = {key: content.pop(key) for key in ("opacity", "rotation", "scale")
                  if key in content}

@@ -13,8 +13,8 @@ import os
 import numpy as np
 import skia
 
-from tests.helpers.compositor_documents import (comp, document, effect, footage_item, keys, layer,
-                                        shape, solid, text)
+from tests.helpers.compositor_documents import (bezier, comp, document, effect, footage_item, keys,
+                                        layer, shape, solid, text)
 
 GOLDEN_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "compositor",
                           "golden")
@@ -34,8 +34,8 @@ def shapes_scene(workdir: str) -> dict:
         shape("poly", "polygon", 10, 52, 34, 34, fill=None, stroke=[0.3, 1, 0.5, 1],
               strokeWidth=3, strokeJoin="round", points=6),
         shape("path", "path", 52, 56, 100, 28, fill=None, stroke=[1, 0.5, 0.9, 1],
-              strokeWidth=4, strokeCap="round", strokeJoin="bevel", closed=False,
-              points=[[0, 28], [25, 0], [50, 28], [75, 0], [100, 28]]),
+              strokeWidth=4, strokeCap="round", strokeJoin="bevel",
+              path=bezier([[0, 28], [25, 0], [50, 28], [75, 0], [100, 28]], closed=False)),
     ]
     layers[2]["transform"]["rotation"] = 12
     return document(comp("shapes", layers, background=(0.08, 0.08, 0.12, 1)))

@@ -66,7 +66,7 @@ def test_ids_come_from_next_id_and_never_repeat():
         "opacity", {"keys": [{"time": 1, "value": 0}, {"time": 0.5, "value": 1}]}),
      "comps[0].layers[0].transform.opacity.keys[1].time: key times must be increasing"),
     (lambda d: d["comps"][0]["layers"][0]["transform"].__setitem__(
-        "rotation", {"keys": [{"time": 0, "value": 0, "interpolation": "bounce"}]}),
+        "rotation", {"keys": [{"time": 0, "value": 0, "interpolation": "wobble"}]}),
      "comps[0].layers[0].transform.rotation.keys[0].interpolation: expected an interpolation"),
     (lambda d: d["comps"][0]["layers"][1].__setitem__("id", "layer3"),
      "comps[0].layers[1].id: 'layer3' is already the id of comps[0].layers[0]"),

@@ -115,6 +115,6 @@ def test_interpolation_check_refuses_unknown_names_and_bad_curves():
     assert check_interpolation("easyEase") == "easyEase"
     assert check_interpolation({"bezier": [0.1, 2.0, 0.9, -1.0]}) == {"bezier": [0.1, 2.0, 0.9,
                                                                                 -1.0]}
-    for bad in ("bounce", {"bezier": [1.5, 0, 0.5, 1]}, {"bezier": [0, 0, 1]}, None):
+    for bad in ("wobble", {"bezier": [1.5, 0, 0.5, 1]}, {"bezier": [0, 0, 1]}, None):
         with pytest.raises(ValueError, match="expected an interpolation"):
             check_interpolation(bad)

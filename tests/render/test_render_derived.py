@@ -44,7 +44,8 @@ def test_pre_render_replaces_the_precomp_with_identical_footage_in_one_undo_step
     assert len([name for name in files_in(tmp_path) if name.startswith("Inner_prerender")]) == 12
     outer = next(c for c in engine.doc["comps"] if c["name"] == "Outer")
     layer = outer["layers"][0]
-    assert layer["type"] == "video" and layer["content"] == {"footage": result["footage"]}
+    assert layer["type"] == "video" and layer["content"] == {
+        "footage": result["footage"], "timeRemap": None, "speed": 100, "loop": False}
     assert result["replacedLayers"] == [layer["id"]]
     for number in (0, 5, 11):
         after = expected_frame(engine, "Outer", number)

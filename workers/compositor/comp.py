@@ -3,8 +3,9 @@ first), each through its matrix, effects, opacity, blend mode and track matte.
 
 The common case is cheap on purpose: an opaque-or-faded layer with the normal blend mode (or any
 blend mode on single-paint content) and no effects is drawn straight onto the canvas, with its
-opacity and blend mode on the paint. Only effects, mattes, and multi-draw content that is faded
-or blended pay for an offscreen layer (saveLayer), which costs a layer-sized buffer per frame.
+opacity and blend mode on the paint. Only effects, masks, mattes, and multi-draw content that is
+faded or blended pay for an offscreen layer (saveLayer), which costs a layer-sized buffer per
+frame.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from workers.compositor.blending import NORMAL, blend_mode, draw_matted, layer_p
 from workers.compositor.context import RenderContext
 from workers.compositor.effects import layer_filter
 from workers.compositor.layer_kinds import KINDS
+from workers.compositor.masks import active_masks, apply_masks
 
 
 def matte_is_visible(layer: dict, time: float) -> bool:
@@ -57,15 +59,18 @@ def draw_layer(canvas: skia.Canvas, ctx: RenderContext, comp: dict, layer: dict,
     if blend is None:
         blend = blend_mode(layer.get("blendMode"))
     image_filter = layer_filter(layer, time)
+    masks = active_masks(layer)
     row0, row1, row2 = layer_matrix(comp, layer, time)
     canvas.save()
     canvas.concat(skia.Matrix.MakeAll(*row0, *row1, *row2))
-    if image_filter is None and (
+    if image_filter is None and not masks and (
             (opacity == 1.0 and blend == NORMAL) or kind.single_paint(layer, time)):
         kind.draw(canvas, ctx, comp, layer, time, {"opacity": opacity, "blend": blend})
     else:
-        canvas.saveLayer(kind.bounds(ctx, comp, layer, time),
-                         layer_paint(opacity, blend, image_filter))
+        bounds = kind.bounds(ctx, comp, layer, time)
+        canvas.saveLayer(bounds, layer_paint(opacity, blend, image_filter))
         kind.draw(canvas, ctx, comp, layer, time, {"opacity": 1.0, "blend": NORMAL})
+        if masks:  # before the effects, which the saveLayer's paint applies on restore
+            apply_masks(canvas, bounds, masks, time)
         canvas.restore()
     canvas.restore()

@@ -2,7 +2,8 @@
 content box `[0, 0, footage width, footage height]`.
 
 What is drawn depends on the footage's kind, not the layer's type: a still is the same at every
-time, a sequence and a video show the frame at the layer's own time `t - startTime`. Footage
+time, a sequence and a video show the frame at the layer's source time (its own time
+`t - startTime` at its speed, or its timeRemap, looped if it loops; protocol/model/time_remap.py). Footage
 that cannot be read is reported by path through the context and draws nothing.
 """
 
@@ -12,8 +13,9 @@ import math
 
 import skia
 
-from protocol.model.transforms import layer_time
+from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
+from workers.compositor.svg_footage import draw_svg
 
 # Catmull-Rom bicubic: it interpolates (exact at 100% on whole pixels, so a still reproduces
 # its source), keeps enlarged footage sharper than bilinear, and in this Skia build draws a
@@ -35,7 +37,7 @@ def footage_image(ctx: RenderContext, layer: dict, time: float) -> skia.Image | 
     kind = item.get("kind", "image")
     path = item.get("path", "")
     cache = ctx.footage_cache
-    own_time = layer_time(layer, time)
+    own_time = source_time(layer, time, footage_duration(item))
     if kind == "video":
         image = cache.video_frame(path, own_time)
     elif kind == "sequence":
@@ -45,6 +47,13 @@ def footage_image(ctx: RenderContext, layer: dict, time: float) -> skia.Image | 
     if image is None:
         ctx.report_missing(path)
     return image
+
+
+def footage_duration(item: dict) -> float | None:
+    """Seconds of a sequence or video (what a loop repeats); None for a still."""
+    if item.get("frameCount") and item.get("frameRate"):
+        return float(item["frameCount"]) / float(item["frameRate"])
+    return item.get("duration") or None
 
 
 def _sequence_number(item: dict, own_time: float) -> int:
@@ -65,6 +74,10 @@ def footage_size(ctx: RenderContext, layer: dict) -> tuple[float, float] | None:
 
 def draw_footage(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: float,
                  paint_args: dict) -> None:
+    item = ctx.footage.get(layer.get("content", {}).get("footage"))
+    if item is not None and item.get("kind") == "vector":
+        draw_svg(canvas, ctx, item, paint_args)
+        return
     image = footage_image(ctx, layer, time)
     if image is None:
         return

@@ -13,7 +13,7 @@ from typing import Callable
 
 import skia
 
-from workers.compositor import footage_layers, precomp, shapes, text
+from workers.compositor import footage_layers, lottie_layers, precomp, shapes, text
 from workers.compositor.context import RenderContext
 
 
@@ -82,3 +82,8 @@ KINDS: dict[str, LayerKind] = {
         single_paint=_never),
 }
 KINDS["video"] = KINDS["image"]  # what is drawn depends on the footage's kind
+KINDS["lottie"] = LayerKind(
+    draw=lambda canvas, ctx, comp, layer, time, args:
+        lottie_layers.draw_lottie(canvas, ctx, layer, time, args),
+    bounds=lambda ctx, comp, layer, time: lottie_layers.lottie_box(ctx, layer),
+    single_paint=_always)  # one image per frame

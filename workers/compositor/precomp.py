@@ -1,13 +1,15 @@
-"""Precomp layers: another comp of the document drawn inside this one, at the layer's own time
-`t - startTime`, clipped to that comp's frame. A nested comp's background is not drawn (it is
-transparent, as in After Effects); only the comp being rendered fills its background.
+"""Precomp layers: another comp of the document drawn inside this one, at the layer's source
+time (its own time `t - startTime` at its speed, or its timeRemap, looped if it loops;
+protocol/model/time_remap.py), clipped to that comp's frame. A nested comp's background is not
+drawn (it is transparent, as in After Effects); only the comp being rendered fills its
+background.
 """
 
 from __future__ import annotations
 
 import skia
 
-from protocol.model.transforms import layer_time
+from protocol.model.time_remap import source_time
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
 
 
@@ -31,7 +33,8 @@ def draw_precomp(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: flo
     canvas.clipRect(precomp_box(ctx, layer), skia.ClipOp.kIntersect, True)
     ctx.depth += 1
     try:
-        ctx.draw_comp(canvas, ctx, source, layer_time(layer, time))
+        ctx.draw_comp(canvas, ctx, source,
+                      source_time(layer, time, float(source.get("duration", 0))))
     finally:
         ctx.depth -= 1
         canvas.restore()

@@ -11,7 +11,9 @@ import math
 import skia
 
 from protocol.model.keyframes import value_at
+from workers.compositor.bezier_paths import skia_path
 from workers.compositor.paints import color_paint, fill_paint, stroke_paint
+from workers.compositor.strokes import draws_nothing, is_plain, stroke_effect
 
 
 def solid_size(comp: dict, layer: dict, time: float) -> tuple[float, float]:
@@ -67,11 +69,20 @@ def draw_shape(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
         draw(paint)
     stroke = value_at(content.get("stroke"), time)
     stroke_width = _stroke_width(content, time)
-    if stroke is not None and stroke_width > 0:
+    if stroke is not None and stroke_width > 0 and not draws_nothing(content, time):
         paint = stroke_paint(stroke, stroke_width, value_at(content.get("strokeJoin"), time),
                              value_at(content.get("strokeCap"), time), paint_args["opacity"])
         paint.setBlendMode(paint_args["blend"])
-        draw(paint)
+        if is_plain(content, time):
+            draw(paint)
+        else:
+            # Trim and dashes measure the outline, so every kind is drawn as its path here.
+            path = outline(kind, content, time, width, height)
+            effect, alpha = stroke_effect(content, time, path)
+            if effect is not None:
+                paint.setPathEffect(effect)
+            paint.setAlphaf(paint.getAlphaf() * alpha)
+            canvas.drawPath(path, paint)
 
 
 def _stroke_width(content: dict, time: float) -> float:
@@ -95,20 +106,32 @@ def _primitive(canvas: skia.Canvas, kind: str, content: dict, time: float, width
     return lambda paint: canvas.drawPath(path, paint)
 
 
+def outline(kind: str, content: dict, time: float, width: float, height: float) -> skia.Path:
+    """Any shape's outline as a path, where a trimmed or dashed stroke measures its length:
+    a rect from its top-left corner, an ellipse from its top, a polygon or star from its
+    first corner, each clockwise; a path from its first point."""
+    if kind not in ("rect", "ellipse"):
+        return shape_path(kind, content, time, width, height)
+    path = skia.Path()
+    rect = skia.Rect.MakeWH(width, height)
+    radius = float(value_at(content.get("cornerRadius", 0), time) or 0)
+    if kind == "ellipse":
+        path.addOval(rect, skia.PathDirection.kCW, 0)
+    elif radius > 0:
+        # Start 7 is the top-left corner's start, the nearest a rounded rect has to a corner.
+        path.addRRect(skia.RRect.MakeRectXY(rect, radius, radius), skia.PathDirection.kCW, 7)
+    else:
+        path.addRect(rect, skia.PathDirection.kCW, 0)
+    return path
+
+
 def shape_path(kind: str, content: dict, time: float, width: float,
                height: float) -> skia.Path:
     """Polygon, star and free path geometry, in the content box."""
+    if kind == "path":
+        return skia_path(value_at(content.get("path"), time))
     path = skia.Path()
     points = value_at(content.get("points", 5), time)
-    if kind == "path":
-        if not isinstance(points, list) or len(points) < 2:
-            return path
-        path.moveTo(*points[0][:2])
-        for x, y in (point[:2] for point in points[1:]):
-            path.lineTo(x, y)
-        if value_at(content.get("closed", True), time):
-            path.close()
-        return path
     corners = max(3, int(points)) if not isinstance(points, list) else 5
     rx, ry = width / 2.0, height / 2.0
     if kind == "star":

@@ -6,13 +6,12 @@ from __future__ import annotations
 import copy
 
 from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
-                               numbered_name, unique_name)
+                               numbered_name, renew_ids, unique_name)
 from protocol.model.values import check_value
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.engine.commands.overview import comp_summary
 from supervisor.engine.commands.registry import COLOR, COMP_REF, command, described
 from supervisor.errors import CommandError
-from supervisor.engine.commands.text import renew_animator_ids
 
 SETTINGS = {
     "name": {"type": "string", "description": "the comp's name"},
@@ -117,13 +116,12 @@ def comp_duplicate(engine, params, work):
     copy_["id"] = allocate_id(doc, "comp")
     copy_["name"] = params.get("name") or unique_name(original["name"],
                                                       {c["name"] for c in doc["comps"]})
+    renew_ids(doc, copy_)  # its markers
     renamed = {}
     for layer in copy_["layers"]:
         renamed[layer["id"]] = allocate_id(doc, "layer")
         layer["id"] = renamed[layer["id"]]
-        for effect in layer["effects"]:
-            effect["id"] = allocate_id(doc, "effect")
-        renew_animator_ids(doc, layer)
+        renew_ids(doc, layer)
     for layer in copy_["layers"]:
         if layer["parent"] is not None:
             layer["parent"] = renamed[layer["parent"]]

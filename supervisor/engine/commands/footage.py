@@ -18,8 +18,14 @@ from supervisor.engine.footage_probe import ProbeError, probe
 from supervisor.engine.footage_reads import check_import
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
-                            "the frame number (/shots/plate_[####].png), or a folder of numbered "
-                            "images")
+                            "the frame number (/shots/plate_[####].png), a folder of numbered "
+                            "images, an SVG (vector), or a Lottie animation (.json, .lottie)")
+
+def _users(doc: dict, footage: dict) -> list[str]:
+    """The layers showing `footage`, as `'Name' in comp 'Main'`."""
+    return [f"{layer['name']!r} in comp {comp['name']!r}" for comp in doc["comps"]
+            for layer in comp["layers"] if "footage" in layer["content"]
+            and layer["content"]["footage"] == footage["id"]]
 FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (default 30)"}
 
 
@@ -36,31 +42,37 @@ def probed(engine, path: str, frame_rate: float | None = None) -> dict:
 
 
 def import_footage(engine, path: str, name: str | None = None,
-                   frame_rate: float | None = None) -> tuple[dict, bool]:
-    """The footage item for `path`, imported now or (the same file) already; and whether it is
-    new. layer.add with a path uses this too, so a file is only ever imported once."""
+                   frame_rate: float | None = None) -> tuple[dict, bool, list[str]]:
+    """The footage item for `path`, imported now or (the same file) already; whether it is
+    new; and the probe's warnings (an SVG's text, a Lottie file's unsupported features).
+    layer.add with a path uses this too, so a file is only ever imported once."""
     fields = probed(engine, path, frame_rate)
+    warnings = fields.pop("warnings", [])
     for existing in engine.doc["footage"]:
         if existing["path"] == fields["path"]:
-            return existing, False
+            return existing, False, warnings
     footage = {"id": allocate_id(engine.doc, "footage"), **fields}
     if name:
         footage["name"] = name
     engine.doc["footage"].append(footage)
-    return footage, True
+    return footage, True, warnings
 
 
 @command("footage.import", "Import footage",
-         "Import an image, an image sequence or a video: probes its size (and frame rate, "
-         "duration and frame count for sequences and video). Importing a file already in the "
-         "project returns the existing item. Returns {footage} (its id) and what was probed.",
+         "Import an image, an image sequence, a video, an SVG (kind vector, drawn sharp at any "
+         "scale) or a Lottie animation (.json or .lottie, kind lottie, shown by a lottie "
+         "layer): probes its size (and frame rate, duration and frame count for sequences, "
+         "video and Lottie). Importing a file already in the project returns the existing item. "
+         "Returns {footage} (its id), what was probed, and warnings about what will not draw "
+         "as meant.",
          {"path": PATH, "name": {"type": "string", "description": "the item's name (default: the "
                                  "file name)"}, "frameRate": FRAME_RATE},
          required=("path",))
 def footage_import(engine, params, work):
-    footage, new = import_footage(engine, params["path"], params.get("name"),
-                                  params.get("frameRate"))
-    return {"footage": footage["id"], "new": new, **footage_summary(footage)}
+    footage, new, warnings = import_footage(engine, params["path"], params.get("name"),
+                                            params.get("frameRate"))
+    result = {"footage": footage["id"], "new": new, **footage_summary(footage)}
+    return {**result, "warnings": warnings} if warnings else result
 
 
 @command("footage.list", "List footage",
@@ -83,10 +95,20 @@ def footage_list(engine, params, work):
 def footage_replace(engine, params, work):
     footage = find_footage(engine.doc, params["footage"])
     fields = probed(engine, params["path"], params.get("frameRate"))
+    warnings = fields.pop("warnings", [])
+    if (footage["kind"] == "lottie") != (fields["kind"] == "lottie") and \
+            _users(engine.doc, footage):
+        # Image and video layers draw whatever kind their footage is; a lottie layer only a
+        # Lottie animation, and the other way round.
+        raise CommandError(f"footage {footage['name']!r} is {footage['kind']} footage shown by "
+                           f"layer {', '.join(_users(engine.doc, footage))}, and "
+                           f"{params['path']} is {fields['kind']} footage, which another type "
+                           "of layer shows; import it as new footage for a new layer instead.")
     for key in ("frameRate", "duration", "frameCount", "firstFrame"):
         footage.pop(key, None)
     footage.update(fields)
-    return {"footage": footage["id"], **footage_summary(footage)}
+    result = {"footage": footage["id"], **footage_summary(footage)}
+    return {**result, "warnings": warnings} if warnings else result
 
 
 @command("footage.remove", "Remove footage",
@@ -96,9 +118,7 @@ def footage_replace(engine, params, work):
 def footage_remove(engine, params, work):
     doc = engine.doc
     footage = find_footage(doc, params["footage"])
-    users = [f"{layer['name']!r} in comp {comp['name']!r}" for comp in doc["comps"]
-             for layer in comp["layers"] if layer["type"] in ("image", "video")
-             and layer["content"]["footage"] == footage["id"]]
+    users = _users(doc, footage)
     if users:
         raise CommandError(f"footage {footage['name']!r} is shown by layer "
                            f"{', '.join(users)}; remove those layers or replace the footage.")

@@ -8,20 +8,21 @@ from __future__ import annotations
 
 import copy
 
-from protocol.model.document import (DocumentError, allocate_id, numbered_name, precomp_cycle,
-                                     unique_name)
-from protocol.model.document import check_property
-from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LAYER_TYPES, REQUIRED_CONTENT,
-                             SHAPE_EXTRAS, TRANSFORM, content_box, default_content, new_layer)
+from protocol.model.bezier import PATH_KEYS
+from protocol.model.document import (DocumentError, allocate_id, check_property, numbered_name,
+                                     precomp_cycle, renew_ids, unique_name)
+from protocol.model.keyframes import static_value
+from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
+                                   REQUIRED_CONTENT, SHAPE_EXTRAS, TRANSFORM, content_box,
+                                   default_content, new_layer)
 from protocol.model.values import check_value
 from supervisor.engine.commands.footage import import_footage
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.engine.commands.overview import layer_summary
 from supervisor.engine.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
                                                  command, described)
-from supervisor.errors import CommandError
-from supervisor.engine.commands.text import renew_animator_ids
 from supervisor.engine.font_files import check_font_file
+from supervisor.errors import CommandError
 from workers.compositor.text_warnings import font_warnings
 
 ATTRIBUTE_PARAMS = {
@@ -37,6 +38,8 @@ ATTRIBUTE_PARAMS = {
     "trackMatte": {"type": ["string", "null"], "enum": ["alpha", "alphaInverted", "luma",
                                                         "lumaInverted", None],
                    "description": "use the layer above as this layer's matte"},
+    "autoOrient": {"type": "boolean", "description": "turn the layer along its position's "
+                   "motion path (added to its rotation)"},
 }
 TRANSFORM_PARAMS = {
     "anchor": described(VEC2, "[x, y] in the layer's own coordinates (default: the center of its "
@@ -62,8 +65,21 @@ CONTENT_PARAMS = {
     "cornerRadius": {"type": "number", "description": "rect: corner radius"},
     "points": {"type": ["integer", "array"], "description": "polygon, star: corner count; path: "
                "a list of [x, y] in the content box"},
+    "inTangents": {"type": "array", "description": "path: one [dx, dy] per point, relative to "
+                   "it, the handle the curve arrives along (default all [0, 0]: straight)"},
+    "outTangents": {"type": "array", "description": "path: one [dx, dy] per point, relative to "
+                    "it, the handle the curve leaves along"},
     "innerRadius": {"type": "number", "description": "star: inner radius over outer (0.5)"},
     "closed": {"type": "boolean", "description": "path: closed (default true)"},
+    "trimStart": {"type": "number", "description": "shape: where the stroke starts, percent of "
+                  "the outline's length (0)"},
+    "trimEnd": {"type": "number", "description": "shape: where the stroke ends, percent (100)"},
+    "trimOffset": {"type": "number", "description": "shape: turns the trimmed stroke along "
+                   "the outline, degrees (360 = once around)"},
+    "dashes": {"type": "array", "description": "shape: the stroke's dash pattern [on, off, ...] "
+               "in px; [] for a solid stroke"},
+    "dashOffset": {"type": "number", "description": "shape: shifts the dash pattern along the "
+                   "stroke, px"},
     "text": {"type": "string", "description": "text: the text; lines separated by \\n"},
     "font": {"type": "string", "description": "text: a font family name (font.list)"},
     "fontFile": described(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "
@@ -85,23 +101,36 @@ CONTENT_PARAMS = {
     "lineHeight": {"type": "number", "description": "text: line height as a multiple of size"},
     "bold": {"type": "boolean"},
     "italic": {"type": "boolean"},
-    "footage": {"type": "string", "description": "image, video: a footage id or name"},
+    "footage": {"type": "string", "description": "image, video, lottie: a footage id or name"},
     "source": {"type": "string", "description": "precomp: the comp it shows (id or name)"},
+    "timeRemap": {"type": ["number", "null"], "description": "precomp, video: the source's "
+                  "time in seconds to show (animate with prop.addKey to freeze, slow or "
+                  "reverse); null for none"},
+    "speed": {"type": "number", "description": "precomp, video: percent of real time the "
+              "source plays at (100; negative plays backwards)"},
+    "loop": {"type": "boolean", "description": "precomp, video: repeat the source from its "
+             "start at its end"},
 }
-_SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap")
+# Which layer type shows footage of each kind.
+SHOWN_BY = {"image": "image", "vector": "image", "video": "video", "sequence": "video",
+            "lottie": "lottie"}
+_SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap",
+                 "trimStart", "trimEnd", "trimOffset", "dashes", "dashOffset")
 
 
 @command("layer.add", "Add a layer",
          "Add a layer of a type: solid {color, width?, height?}, shape {shape, size, fill?, "
          "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font? or fontFile?, "
          "size?, weight?, fill?, stroke?, align?, box?, fit?, direction?, ...}, image or video "
-         "{footage, or path to import}, precomp {source}, null. The new layer is centered "
-         "(anchor at its content's center, position at the comp's) and goes on top unless index "
-         "says otherwise. Returns {layer} (its id), and warnings when a text's font is not "
-         "installed or a character has no font.",
+         "{footage, or path to import}, lottie {footage or path: a Lottie animation}, precomp "
+         "{source}, null. The new layer is centered (anchor at its content's center, position at "
+         "the comp's) and goes on top unless index says otherwise. Returns {layer} (its id), and "
+         "warnings when a text's font is not installed or a character has no font, or when "
+         "footage has parts that will not draw as meant.",
          {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
           **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
-          "path": described(READ_PATH, "image, video: a file to import as footage first"),
+          "path": described(READ_PATH, "image, video, lottie: a file to import as footage "
+                                      "first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
          required=("comp", "type"))
@@ -110,13 +139,15 @@ def layer_add(engine, params, work):
     comp = find_comp(doc, params["comp"])
     kind = params["type"]
     params = dict(params)
+    warnings: list[str] = []
     if "path" in params:
-        if kind not in ("image", "video"):
-            raise CommandError(f"path is for image and video layers; a {kind} layer does not "
-                               "take one.")
+        if kind not in ("image", "video", "lottie"):
+            raise CommandError(f"path is for image, video and lottie layers; a {kind} layer "
+                               "does not take one.")
         if "footage" in params:
             raise CommandError("give footage or path, not both.")
-        params["footage"] = import_footage(engine, params.pop("path"))[0]["id"]
+        footage, _, warnings = import_footage(engine, params.pop("path"))
+        params["footage"] = footage["id"]
     given = _content_params(doc, kind, params, creating=True)
     _check_font_file(engine, given)
     content = default_content(kind, given, comp)
@@ -132,14 +163,17 @@ def layer_add(engine, params, work):
     if kind == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
                            "other precomps; pick another source.")
-    return _with_warnings({"layer": layer["id"], "name": layer["name"], "index": index}, layer)
+    result = {"layer": layer["id"], "name": layer["name"], "index": index}
+    if warnings:
+        result["warnings"] = warnings
+    return _with_warnings(result, layer)
 
 
 @command("layer.set", "Change a layer",
          "Change a layer's attributes (name, enabled, inPoint, outPoint, startTime, parent, "
-         "blendMode, trackMatte), its transform as static values (anchor, position, scale, "
-         "rotation, opacity: an animated one loses its keys; use prop.addKey to animate), or its "
-         "type's own params (color, text, size, fill, ...).",
+         "blendMode, trackMatte, autoOrient), its transform as static values (anchor, "
+         "position, scale, rotation, opacity: an animated one loses its keys; use prop.addKey "
+         "to animate), or its type's own params (color, text, size, fill, ...).",
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
           **CONTENT_PARAMS},
          required=("comp", "layer"))
@@ -197,9 +231,7 @@ def layer_duplicate(engine, params, work):
     original = find_layer(comp, params["layer"])
     duplicate = copy.deepcopy(original)
     duplicate["id"] = allocate_id(doc, "layer")
-    for effect in duplicate["effects"]:
-        effect["id"] = allocate_id(doc, "effect")
-    renew_animator_ids(doc, duplicate)
+    renew_ids(doc, duplicate)
     duplicate["name"] = params.get("name") or unique_name(
         original["name"], {layer["name"] for layer in comp["layers"]})
     index = comp["layers"].index(original)
@@ -249,7 +281,7 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         shape = given.get("shape") or (layer["content"]["shape"] if layer else None)
         allowed = set(_SHAPE_COMMON) | set(SHAPE_EXTRAS.get(shape, {}))
         if shape == "path":
-            allowed.add("points")
+            allowed |= set(PATH_KEYS)
         if shape:
             what = _article(shape) + " shape"
     wrong = [key for key in given if key not in allowed]
@@ -264,6 +296,10 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         if missing:
             raise CommandError(f"{_article(kind)} layer needs {', '.join(map(repr, missing))}.")
     checked = {}
+    if kind == "shape" and allowed.issuperset(PATH_KEYS):
+        path_params = {key: given.pop(key) for key in PATH_KEYS if key in given}
+        if path_params or "path" not in (layer or {}).get("content", {}):
+            checked["path"] = _path_value(path_params, layer)
     for key, value in given.items():
         value_kind, animatable = spec[key]
         try:
@@ -278,11 +314,9 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
                                "a polygon or star.")
     if "footage" in checked:
         footage = find_footage(doc, checked["footage"])
-        fits = {"image": ("image",), "video": ("video", "sequence")}[kind]
-        if footage["kind"] not in fits:
-            layer_type = "image" if footage["kind"] == "image" else "video"
+        if SHOWN_BY[footage["kind"]] != kind:
             raise CommandError(f"footage {footage['name']!r} is {_article(footage['kind'])}; "
-                               f"show it with {_article(layer_type)} layer.")
+                               f"show it with {_article(SHOWN_BY[footage['kind']])} layer.")
         checked["footage"] = footage["id"]
     if "source" in checked:
         checked["source"] = find_comp(doc, checked["source"])["id"]
@@ -309,8 +343,29 @@ def _with_warnings(result: dict, layer: dict) -> dict:
     if layer["type"] == "text":
         warnings = font_warnings(layer["content"])
         if warnings:
-            result["warnings"] = warnings
+            result["warnings"] = result.get("warnings", []) + warnings
     return result
+
+
+def _path_value(given: dict, layer: dict | None) -> dict:
+    """A path shape's static path from points, inTangents, outTangents and closed, over the
+    layer's current path where some are left out (new points clear the old tangents, which
+    belong to the old points)."""
+    current = static_value(layer["content"].get("path")) if layer else None
+    if "points" not in given and current is None:
+        raise CommandError("a path shape needs 'points' (a list of [x, y]), and inTangents and "
+                           "outTangents for curves.")
+    value = {"points": given.get("points", current and current["points"]),
+             "closed": given.get("closed", current["closed"] if current else True)}
+    for key in ("inTangents", "outTangents"):
+        if key in given:
+            value[key] = given[key]
+        elif "points" not in given:
+            value[key] = current[key]
+    try:
+        return check_property("bezierPath", value, "path")
+    except DocumentError as error:
+        raise CommandError(f"{error}.") from None
 
 
 def _article(word: str) -> str:
@@ -324,6 +379,7 @@ def _reshape(content: dict, shape: str) -> None:
         for key in extras:
             content.pop(key, None)
     content.pop("points", None)
+    content.pop("path", None)
     content.update(copy.deepcopy(SHAPE_EXTRAS[shape]))
 
 
@@ -337,7 +393,8 @@ def apply_params(doc: dict, comp: dict, layer: dict, params: dict) -> None:
             value = _parent_id(comp, layer, value)
         else:
             try:
-                value = check_value(ATTRIBUTES[key], value)
+                kind = ATTRIBUTES[key] if key in ATTRIBUTES else LATER_ATTRIBUTES[key][0]
+                value = check_value(kind, value)
             except ValueError as error:
                 raise CommandError(f"{key}: {error}.") from None
         if key == "trackMatte" and value is not None and comp["layers"].index(layer) == 0:
@@ -375,7 +432,7 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
     if kind == "text":
         first_line = str(content["text"]).split("\n", 1)[0].strip()[:40]
         return unique_name(first_line or "Text", taken)
-    if kind in ("image", "video"):
+    if kind in ("image", "video", "lottie"):
         footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
         return unique_name(footage["name"], taken)
     if kind == "precomp":
@@ -386,8 +443,9 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
 
 
 def _video_timing(doc: dict, comp: dict, kind: str, content: dict) -> dict:
-    """A video layer ends where its footage does, if that is before the comp's end."""
-    if kind != "video":
+    """A video or Lottie layer ends where its footage does, if that is before the comp's
+    end."""
+    if kind not in ("video", "lottie"):
         return {}
     footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
     duration = footage.get("duration")

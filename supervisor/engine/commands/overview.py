@@ -53,6 +53,9 @@ def comp_summary(comp: dict, with_layers: bool = False) -> dict:
         summary["motionBlur"] = comp["motionBlur"]
     if comp.get("proxy"):
         summary["proxy"] = comp["proxy"]
+    if comp.get("markers"):
+        summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
+                              for m in comp["markers"]]
     if with_layers:
         summary["layers"] = [layer_summary(comp, layer) for layer in comp["layers"]]
     return summary
@@ -65,8 +68,8 @@ def layer_summary(comp: dict, layer: dict) -> dict:
         summary["enabled"] = False
     summary["inPoint"], summary["outPoint"] = layer["inPoint"], layer["outPoint"]
     for key, plain in (("startTime", 0.0), ("parent", None), ("blendMode", "normal"),
-                       ("trackMatte", None)):
-        if layer[key] != plain:
+                       ("trackMatte", None), ("autoOrient", False)):
+        if layer.get(key, plain) != plain:
             summary[key] = layer[key]
     summary["transform"] = {key: _shown(value) for key, value in layer["transform"].items()}
     if layer["content"]:
@@ -75,6 +78,13 @@ def layer_summary(comp: dict, layer: dict) -> dict:
         summary["effects"] = [{"id": fx["id"], "effect": fx["effect"],
                                **({} if fx["enabled"] else {"enabled": False})}
                               for fx in layer["effects"]]
+    if layer.get("markers"):
+        summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
+                              for m in layer["markers"]]
+    if layer.get("masks"):
+        summary["masks"] = [{"id": mask["id"], "name": mask["name"], "mode": mask["mode"],
+                             **({"inverted": True} if mask["inverted"] else {})}
+                            for mask in layer["masks"]]
     return summary
 
 

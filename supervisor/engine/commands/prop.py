@@ -12,39 +12,59 @@ import copy
 from protocol.model.document import DocumentError, check_property
 from protocol.model.keyframes import check_interpolation, is_animated, value_at
 from protocol.model.limits import MAX_KEYS
+from protocol.model.markers import resolve_time
+from protocol.model.numbers import is_number
 from protocol.model.property_paths import PropertyRef, resolve
 from protocol.model.values import check_value, describe
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, VEC2, command, described
 from supervisor.errors import CommandError
 
 PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
         "content property by name (color, size, text, ...), or effects.FX.PARAM (FX: the "
         "effect's id, name or 1-based index)"}
-TIME = {"type": "number", "description": "comp time in seconds"}
+TIME = {"type": ["number", "string"], "description": "comp time in seconds, or \"marker:NAME\" "
+        "for the time of the layer's (else the comp's) marker of that name"}
 VALUE = {"description": "the value: a number, [x, y], a color, text..., as the property takes"}
 INTERPOLATION = {"type": ["string", "object"], "description": "the segment from this key to "
-                 "the next: linear (default), hold, easeIn, easeOut, easyEase, or "
-                 '{"bezier": [x1, y1, x2, y2]}'}
+                 "the next: linear (default), hold, easeIn, easeOut, easyEase, "
+                 '{"bezier": [x1, y1, x2, y2]}, or spring, bounce, elastic, back (by name, or '
+                 'with parameters: {"spring": {"stiffness", "damping", "mass"}}, {"elastic": '
+                 '{"amplitude", "period"}}, {"back": {"overshoot"}})'}
+SPATIAL_PARAMS = {
+    "spatialIn": described(VEC2, "transform.position or anchor: the motion path's handle "
+                                 "arriving at this key, [dx, dy] relative to its value"),
+    "spatialOut": described(VEC2, "transform.position or anchor: the handle leaving this key "
+                                  "toward the next"),
+}
 # Two key times closer than this are the same key: float seconds from frame arithmetic
 # (n / frameRate) must land on an existing key, not beside it.
 SAME_TIME = 1e-9
 
 
-def _property(engine, params) -> tuple[dict, PropertyRef]:
+def _property(engine, params) -> tuple[dict, PropertyRef, float | None]:
+    """The layer and property the params name, and their time in seconds (a `"marker:NAME"`
+    resolved to that marker's), None when they give none."""
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     try:
-        return layer, resolve(layer, params["path"])
+        time = resolve_time(comp, layer, params["time"]) if "time" in params else None
+        if time is not None and not is_number(time):
+            raise ValueError(f"time must be seconds or \"marker:NAME\", got {time!r}")
+        return layer, resolve(layer, params["path"]), time
     except ValueError as error:
         raise CommandError(f"{error}.") from None
 
 
 def _checked(prop: PropertyRef, path: str, value):
+    return _checked_as(prop.kind, path, value)
+
+
+def _checked_as(kind, name: str, value):
     try:
-        return check_value(prop.kind, value)
+        return check_value(kind, value)
     except ValueError as error:
-        raise CommandError(f"{path}: {error}.") from None
+        raise CommandError(f"{name}: {error}.") from None
 
 
 @command("prop.set", "Set a property",
@@ -53,10 +73,10 @@ def _checked(prop: PropertyRef, path: str, value):
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "value": VALUE},
          required=("comp", "layer", "path", "value"))
 def prop_set(engine, params, work):
-    layer, prop = _property(engine, params)
+    layer, prop, _ = _property(engine, params)
     try:
         prop.container[prop.key] = check_property(prop.kind, params["value"], params["path"],
-                                                  prop.animatable)
+                                                  prop.animatable, spatial=prop.spatial)
     except DocumentError as error:
         raise CommandError(f"{error}.") from None
     return {"path": params["path"], "value": copy.deepcopy(prop.value),
@@ -65,12 +85,13 @@ def prop_set(engine, params, work):
 
 @command("prop.addKey", "Add a keyframe",
          "Add a key (or replace the one at that time) to a property, animating it if it was "
-         "static. Key times are comp times in seconds.",
+         "static. Key times are comp times in seconds. On transform.position and anchor, "
+         "spatialIn and spatialOut bend the motion path into a curve through the key.",
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME, "value": VALUE,
-          "interpolation": INTERPOLATION},
+          "interpolation": INTERPOLATION, **SPATIAL_PARAMS},
          required=("comp", "layer", "path", "time", "value"))
 def prop_add_key(engine, params, work):
-    layer, prop = _property(engine, params)
+    layer, prop, time = _property(engine, params)
     path = params["path"]
     if not prop.animatable:
         raise CommandError(f"{path} cannot be animated ({describe(prop.kind)}); set it with "
@@ -80,12 +101,21 @@ def prop_add_key(engine, params, work):
         interpolation = check_interpolation(params.get("interpolation", "linear"))
     except ValueError as error:
         raise CommandError(f"interpolation: {error}.") from None
-    key = {"time": params["time"], "value": value, "interpolation": interpolation}
+    key = {"time": time, "value": value, "interpolation": interpolation}
+    for name in SPATIAL_PARAMS:
+        if name in params:
+            if not prop.spatial:
+                raise CommandError(f"{name} bends a motion path, so it is for "
+                                   f"transform.position and transform.anchor, not {path}.")
+            key[name] = _checked_as("vec2", name, params[name])
     keys = prop.value["keys"] if is_animated(prop.value) else []
     same = [i for i, k in enumerate(keys) if abs(k["time"] - key["time"]) <= SAME_TIME]
     if same:
         if "interpolation" not in params:
             key["interpolation"] = keys[same[0]].get("interpolation", "linear")
+        for name in SPATIAL_PARAMS:
+            if name not in params and name in keys[same[0]]:
+                key[name] = keys[same[0]][name]
         key["time"] = keys[same[0]]["time"]
         keys[same[0]] = key
     elif len(keys) >= MAX_KEYS:
@@ -107,7 +137,7 @@ def prop_add_key(engine, params, work):
           "index": {"type": "integer", "description": "the key's 1-based index"}},
          required=("comp", "layer", "path"))
 def prop_remove_key(engine, params, work):
-    layer, prop = _property(engine, params)
+    layer, prop, time = _property(engine, params)
     path = params["path"]
     if ("time" in params) == ("index" in params):
         raise CommandError("prop.removeKey needs either time or index (not both) to say which "
@@ -121,11 +151,10 @@ def prop_remove_key(engine, params, work):
             raise CommandError(f"{path} has keys 1..{len(keys)}; there is no key "
                                f"{params['index']}.")
     else:
-        matches = [i for i, k in enumerate(keys) if abs(k["time"] - params["time"]) <= SAME_TIME]
+        matches = [i for i, k in enumerate(keys) if abs(k["time"] - time) <= SAME_TIME]
         if not matches:
             times = ", ".join(str(k["time"]) for k in keys)
-            raise CommandError(f"{path} has no key at {params['time']} s; its keys are at "
-                               f"{times}.")
+            raise CommandError(f"{path} has no key at {time} s; its keys are at {times}.")
         position = matches[0]
     removed = keys.pop(position)
     if not keys:
@@ -139,8 +168,8 @@ def prop_remove_key(engine, params, work):
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME},
          required=("comp", "layer", "path"), kind="read")
 def prop_get(engine, params, work):
-    layer, prop = _property(engine, params)
-    time = params.get("time", 0.0)
+    layer, prop, time = _property(engine, params)
+    time = 0.0 if time is None else time
     result = {"path": params["path"], "time": time, "value": value_at(prop.value, time),
               "animated": is_animated(prop.value)}
     if result["animated"]:

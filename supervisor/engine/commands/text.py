@@ -53,13 +53,6 @@ def add_animator(engine, layer: dict, unit: str, properties: dict, selector: dic
     return animator
 
 
-def renew_animator_ids(doc: dict, layer: dict) -> None:
-    """Fresh ids for the animators of a layer copy (layer.duplicate, comp.duplicate): ids are
-    unique in a document."""
-    for animator in layer["content"].get("animators") or []:
-        animator["id"] = allocate_id(doc, "animator")
-
-
 @command("text.addAnimator", "Add a text animator",
          "Animate a text layer per character, word or line, as After Effects' text animators "
          "do: each unit gets the properties' values by the amount the range gives it (0..1). "

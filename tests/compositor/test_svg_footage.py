@@ -1,0 +1,99 @@
+"""SVG files as footage: imported with their size, drawn as vectors at the scale they are shown
+(checked against Skia's SVG renderer drawing the file itself at that scale, and by the width of
+the anti-aliased edge), reading no other file, and refused in one sentence when malformed."""
+
+import numpy as np
+import pytest
+import skia
+
+from supervisor.errors import CommandError
+from tests.helpers.engine_projects import engine_with_comp
+from workers.compositor import render_frame
+
+LOGO = b"""<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">
+<rect x="5" y="5" width="30" height="10" fill="#ffffff"/>
+<circle cx="20" cy="10" r="4" fill="#ff0000"/></svg>"""
+
+
+def write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+def logo_comp(tmp_path, data=LOGO, scale=300):
+    engine = engine_with_comp(width=160, height=90)
+    result = engine.run("layer.add", {"comp": "Main", "type": "image", "name": "Logo",
+                                      "path": write(tmp_path, "logo.svg", data),
+                                      "scale": [scale, scale]})
+    return engine, result
+
+
+def test_an_svg_imports_as_vector_footage_with_its_size(tmp_path):
+    engine = engine_with_comp()
+    result = engine.run("footage.import", {"path": write(tmp_path, "logo.svg", LOGO)})
+    assert (result["kind"], result["width"], result["height"]) == ("vector", 40, 20)
+    assert "warnings" not in result
+    view_box_only = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 32"><rect ' \
+                    b'width="64" height="32"/></svg>'
+    sized = engine.run("footage.import", {"path": write(tmp_path, "box.svg", view_box_only)})
+    assert (sized["width"], sized["height"]) == (64, 32)
+
+
+def test_an_svg_enlarged_300_percent_is_drawn_from_its_outlines_at_that_scale(tmp_path):
+    engine, _ = logo_comp(tmp_path)
+    pixels = render_frame(engine.doc, "Main", 0.0).pixels
+    # Skia's SVG renderer drawing the file itself on a canvas scaled 3x about the same center.
+    surface = skia.Surface(160, 90)
+    canvas = surface.getCanvas()
+    canvas.clear(skia.ColorBLACK)
+    canvas.translate(80 - 60, 45 - 30)
+    canvas.scale(3, 3)
+    dom = skia.SVGDOM.MakeFromStream(skia.MemoryStream(LOGO))
+    dom.setContainerSize(skia.Size(40, 20))
+    dom.render(canvas)
+    expected = surface.toarray(colorType=skia.kRGBA_8888_ColorType)
+    assert np.abs(pixels.astype(int) - expected.astype(int)).max() <= 1
+
+
+def test_an_enlarged_svgs_edge_stays_one_pixel_soft(tmp_path):
+    engine, _ = logo_comp(tmp_path, scale=300)
+    row = render_frame(engine.doc, "Main", 0.0).pixels[30, :, 1]  # through the rect, not the dot
+    soft = np.flatnonzero((row > 0) & (row < 255))
+    # The rect spans x = 35 .. 125 at 3x (from (5 * 3 + 20)); only its two edge pixels may be
+    # partly covered. A 40x20 bitmap enlarged 3x would ramp over about 3 pixels at each edge.
+    assert len(soft) <= 2 and row[36:124].min() == 255 and row[:34].max() == 0
+
+
+def test_an_svg_reads_no_other_file(tmp_path):
+    red = skia.Surface(20, 20)
+    red.getCanvas().clear(skia.ColorRED)
+    red.makeImageSnapshot().save(str(tmp_path / "red.png"), skia.kPNG)
+    linking = (f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">'
+               f'<image href="{tmp_path / "red.png"}" width="40" height="20"/></svg>').encode()
+    engine, _ = logo_comp(tmp_path, data=linking, scale=100)
+    frame = render_frame(engine.doc, "Main", 0.0)
+    assert frame.pixels[..., 0].max() == 0 and frame.missing == []
+
+
+def test_svg_text_is_named_in_a_warning(tmp_path):
+    with_text = b'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text x="0" ' \
+                b'y="10">Hi</text></svg>'
+    _, result = logo_comp(tmp_path, data=with_text)
+    assert len(result["warnings"]) == 1 and "<text>" in result["warnings"][0]
+    assert "convert its text to outlines" in result["warnings"][0]
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><rect", "is not an SVG"),
+    (b"just text", "is not an SVG"),
+    (b"<svg xmlns='http://www.w3.org/2000/svg'><rect width='4' height='4'/></svg>",
+     "gives no size"),
+])
+def test_a_malformed_svg_is_refused_in_one_sentence(tmp_path, data, words):
+    engine = engine_with_comp()
+    with pytest.raises(CommandError) as refused:
+        engine.run("footage.import", {"path": write(tmp_path, "bad.svg", data)})
+    message = str(refused.value)
+    assert words in message and message.count(". ") == 0 and message.endswith(".")
+    assert engine.doc["footage"] == []

@@ -1,0 +1,67 @@
+"""Lottie animations for the tests and the benchmark, built as Bodymovin writes them: shape
+layers of rectangles and ellipses with keyframed positions, rotations and fills.
+
+Every builder returns a plain dict (json.dumps it to a file); nothing here renders.
+"""
+
+from __future__ import annotations
+
+
+def _static(value):
+    return {"a": 0, "k": value}
+
+
+def _moving(start, end, first, last):
+    """A linearly keyframed value from `start` at frame `first` to `end` at `last`."""
+    return {"a": 1, "k": [{"t": first, "s": list(start), "i": {"x": [1], "y": [1]},
+                           "o": {"x": [0], "y": [0]}},
+                          {"t": last, "s": list(end)}]}
+
+
+def shape_layer(index: int, kind: str, size, color, start, end, *, first=0, last=60,
+                turn=0.0, stroke=None) -> dict:
+    """A layer holding one rect ("rc") or ellipse ("el") of `size`, moving from `start` to
+    `end` (its center, px) and turning by `turn` degrees over frames first..last."""
+    items = [{"ty": kind, "d": 1, "s": _static(list(size)), "p": _static([0, 0]),
+              **({"r": _static(8)} if kind == "rc" else {})},
+             {"ty": "fl", "c": _static([*color, 1]), "o": _static(100), "r": 1}]
+    if stroke:
+        items.append({"ty": "st", "c": _static([*stroke, 1]), "o": _static(100),
+                      "w": _static(4), "lc": 2, "lj": 2})
+    items.append({"ty": "tr", "p": _static([0, 0]), "a": _static([0, 0]),
+                  "s": _static([100, 100]), "r": _static(0), "o": _static(100)})
+    return {"ddd": 0, "ind": index, "ty": 4, "nm": f"shape {index}", "sr": 1,
+            "ks": {"o": _static(100),
+                   "r": _moving([0], [turn], first, last) if turn else _static(0),
+                   "p": _moving([*start, 0], [*end, 0], first, last),
+                   "a": _static([0, 0, 0]), "s": _static([100, 100, 100])},
+            "ao": 0, "shapes": [{"ty": "gr", "it": items, "nm": "group"}],
+            "ip": first, "op": last, "st": 0, "bm": 0}
+
+
+def animation(layers: list, *, width=320, height=180, frame_rate=30, first=0, last=60,
+              **extra) -> dict:
+    return {"v": "5.7.0", "fr": frame_rate, "ip": first, "op": last, "w": width, "h": height,
+            "nm": "test", "ddd": 0, "assets": [], "layers": layers, **extra}
+
+
+def moving_square(width=320, height=180, frame_rate=30, first=0, last=60) -> dict:
+    """A 40 px red square crossing from x = 20 to x = width - 20 over the animation."""
+    return animation([shape_layer(1, "rc", (40, 40), (1, 0, 0), (20, height / 2),
+                                  (width - 20, height / 2), first=first, last=last)],
+                     width=width, height=height, frame_rate=frame_rate, first=first, last=last)
+
+
+def many_shapes(count=50, width=1920, height=1080, frame_rate=30, frames=60) -> dict:
+    """`count` rects and ellipses in a grid, each moving, turning and stroked: the kind of
+    busy animation a motion designer exports."""
+    layers = []
+    columns = 10
+    for i in range(count):
+        x = (i % columns + 0.5) * width / columns
+        y = (i // columns + 0.5) * height / max(1, (count + columns - 1) // columns)
+        color = ((i * 37) % 255 / 255, (i * 91) % 255 / 255, (i * 53) % 255 / 255)
+        layers.append(shape_layer(i + 1, "rc" if i % 2 else "el", (120, 80), color, (x, y),
+                                  (x + 60, y - 40), last=frames, turn=90 * (i % 3),
+                                  stroke=(1, 1, 1)))
+    return animation(layers, width=width, height=height, frame_rate=frame_rate, last=frames)

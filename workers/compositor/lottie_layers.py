@@ -1,0 +1,147 @@
+"""Lottie layers: a Lottie animation (footage of kind "lottie") played by ThorVG and drawn in
+the layer's content box [0, 0, width, height].
+
+Time: the layer's source time (protocol/model/time_remap.py: its own time, speed, timeRemap, loop)
+is mapped to the animation's own frames as footage is, `floor(s * frameRate)` counted from its
+first frame (ThorVG's frame 0 is the file's `ip`), clamped to its frames unless it loops.
+
+Scale: ThorVG rasterises the vectors at the size the layer is shown (the canvas matrix's
+largest scale, within MAX_RENDER_SIDE), and that raster is drawn back into the box, so an
+enlarged animation stays sharp and a shrunk one costs less. ThorVG is given the animation's
+bytes made self-contained (protocol/model/lottie_files.py), never a path: it would open any file an
+image asset names.
+
+One ThorVG engine per worker process, on one thread (the workers are the parallelism), and
+one player per file kept, by path and modification stamp; a file ThorVG cannot load is reported
+missing by path and draws nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import OrderedDict
+
+import numpy as np
+import skia
+import thorvg_python as tvg
+
+from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.lottie_files import LottieError, read_animation, self_contained
+from protocol.model.time_remap import source_time
+from workers.compositor.context import RenderContext
+
+# The longest side ThorVG draws an animation at: an 8K frame's. A layer enlarged past it is
+# resampled from this, rather than asking for a raster of gigabytes.
+MAX_RENDER_SIDE = 8192
+# Players kept per worker, each holding its raster (8 MiB at 1080p): a comp rarely shows more
+# than a few animations.
+MAX_KEPT_PLAYERS = 8
+SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear)
+
+_engine: list = []
+_players: OrderedDict = OrderedDict()  # path -> Player
+
+
+class Player:
+    """One animation loaded into ThorVG, with the raster it was last drawn into."""
+
+    def __init__(self, stamp, data: bytes, frame_rate: float):
+        if not _engine:
+            _engine.append(tvg.Engine(threads=1))
+        self.stamp = stamp
+        self.frame_rate = frame_rate
+        self.canvas = tvg.SwCanvas(_engine[0])
+        self.animation = tvg.LottieAnimation(_engine[0])
+        self.picture = self.animation.get_picture()
+        if self.picture.load_data(data, "lottie", None, True) != tvg.Result.SUCCESS:
+            raise LottieError("an animation ThorVG can load")
+        self.frames = self.animation.get_total_frame()[1]
+        self.size: tuple[int, int] | None = None
+        self.frame: float | None = None
+        self.image: skia.Image | None = None
+
+    def image_at(self, frame: float, width: int, height: int) -> skia.Image:
+        if (width, height) != self.size:
+            self.canvas.set_target(width, height, cs=tvg.Colorspace.ABGR8888)
+            self.picture.set_size(width, height)
+            if self.size is None:
+                self.canvas.add(self.picture)
+            self.size, self.frame = (width, height), None
+        if frame != self.frame or self.image is None:
+            self.animation.set_frame(frame)
+            self.canvas.update()
+            self.canvas.draw(True)
+            self.canvas.sync()
+            # ABGR8888 is R, G, B, A in memory, premultiplied: Skia's RGBA premul. A copy,
+            # since ThorVG draws the next frame into the same buffer.
+            pixels = np.frombuffer(self.canvas.buffer_arr, np.uint8).reshape(height, width, 4)
+            self.image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+                                              alphaType=skia.kPremul_AlphaType, copy=True)
+            self.frame = frame
+        return self.image
+
+
+def lottie_box(ctx: RenderContext, layer: dict) -> skia.Rect | None:
+    item = ctx.footage.get(layer.get("content", {}).get("footage"))
+    if item is None:
+        return None
+    return skia.Rect.MakeWH(float(item["width"]), float(item["height"]))
+
+
+def draw_lottie(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: float,
+                paint_args: dict) -> None:
+    footage_id = layer.get("content", {}).get("footage")
+    item = ctx.footage.get(footage_id)
+    if item is None:
+        ctx.report_missing(f"footage {footage_id!r} (not in the project)")
+        return
+    path = item.get("path", "")
+    player = _player(path, float(item.get("frameRate") or 30))
+    if player is None:
+        ctx.report_missing(path)
+        return
+    width, height = float(item["width"]), float(item["height"])
+    scale = min(canvas.getTotalMatrix().getMaxScale(), MAX_RENDER_SIDE / max(width, height))
+    if not scale > 0:
+        return  # shown at no size
+    image = player.image_at(_frame(player, layer, time),
+                            max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale)))
+    paint = skia.Paint(AntiAlias=True)
+    paint.setAlphaf(paint_args["opacity"])
+    paint.setBlendMode(paint_args["blend"])
+    canvas.drawImageRect(image, skia.Rect.MakeWH(width, height), SAMPLING, paint)
+
+
+def _frame(player: Player, layer: dict, time: float) -> float:
+    """The animation's frame (from 0, its first) showing at comp time `time`."""
+    seconds = source_time(layer, time, player.frames / player.frame_rate)
+    frame = math.floor(seconds * player.frame_rate + 1e-6)
+    return float(min(max(frame, 0), max(0, math.ceil(player.frames) - 1)))
+
+
+def _player(path: str, frame_rate: float) -> Player | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    stamp = (info.st_mtime_ns, info.st_size)
+    player = _players.get(path)
+    if player is not None and player.stamp == stamp:
+        _players.move_to_end(path)
+        return player
+    _players.pop(path, None)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_VECTOR_FOOTAGE_BYTES + 1)
+        if len(data) > MAX_VECTOR_FOOTAGE_BYTES:
+            return None
+        animation, files = read_animation(data)
+        player = Player(stamp, self_contained(animation, files)[0],
+                        float(animation["fr"]) or frame_rate)
+    except (OSError, LottieError):
+        return None
+    _players[path] = player
+    while len(_players) > MAX_KEPT_PLAYERS:
+        _players.popitem(last=False)
+    return player
