@@ -8,18 +8,16 @@ solid with motion blur takes over a minute on this 2-core machine (each of its 8
 blur of 16 million pixels), so it is far past 2 s on any machine.
 """
 
-import base64
-import io
 import os
 import time
 
-import av
 import psutil
 import pytest
 
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import error_lines, rendervisor
 from tests.helpers.mcp_process import McpProcess
+from tests.helpers.mcp_images import decode_png
 
 DEADLINE = 2.0
 TEARDOWN_GRACE = 1.0
@@ -55,11 +53,6 @@ def server():
     assert result["structuredContent"]["failed"] == 0, result
     yield process
     process.stop()
-
-
-def decode_png(data: str):
-    with av.open(io.BytesIO(base64.b64decode(data)), format="png_pipe") as container:
-        return next(container.decode(video=0)).to_ndarray(format="rgba")
 
 
 def drawing_worker(server) -> psutil.Process:

@@ -8,14 +8,12 @@ setting read at start): an idle worker takes about half of that in address space
 16384: FFmpeg's PNG encoder refuses images past about 16256 x 16256).
 """
 
-import base64
-import io
 
-import av
 import psutil
 import pytest
 
 from tests.helpers.mcp_process import McpProcess
+from tests.helpers.mcp_images import decode_png
 
 LIMIT_MIB = 1024
 SETTINGS = {"RENDERVISOR_WORKER_MEMORY_MIB": str(LIMIT_MIB)}
@@ -38,11 +36,6 @@ def server():
     assert result["structuredContent"]["failed"] == 0, result
     yield process
     process.stop()
-
-
-def decode_png(data: str):
-    with av.open(io.BytesIO(base64.b64decode(data)), format="png_pipe") as container:
-        return next(container.decode(video=0)).to_ndarray(format="rgba")
 
 
 def assert_simple_preview(result: dict) -> None:
