@@ -69,7 +69,7 @@ def test_an_audio_layer_plays_a_sound_file_and_ends_where_it_does(tmp_path):
     added = engine.run("layer.add", {"comp": "Main", "type": "audio", "path": path,
                                      "startTime": 0.5, "inPoint": 0.5})
     layer = engine.run("layer.get", {"comp": "Main", "layer": added["layer"]})
-    assert (layer["type"], layer["name"], layer["outPoint"]) == ("audio", "bed.wav", 2.5)
+    assert (layer["type"], layer["name"], layer["outPoint"]) == ("audio", "bed.wav", 3.0)
     assert layer["audio"] == {"level": 0, "muted": False}
     assert layer["content"]["speed"] == 100 and layer["content"]["loop"] is False
 

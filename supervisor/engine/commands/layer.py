@@ -15,6 +15,7 @@ from protocol.model.keyframes import static_value
 from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, FOOTAGE_TYPES,
                                    LATER_ATTRIBUTES, LAYER_TYPES, REQUIRED_CONTENT, SHAPE_EXTRAS,
                                    TRANSFORM, content_box, default_content, new_layer)
+from protocol.model.numbers import is_number
 from protocol.model.values import check_value
 from supervisor.engine.commands.footage import article, check_shown_by, import_footage
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
@@ -158,7 +159,8 @@ def layer_add(engine, params, work):
                            f"{comp['name']!r}.")
     name = params.get("name") or _default_name(doc, comp, kind, content)
     layer = new_layer(doc, comp, allocate_id(doc, "layer"), name, kind, content,
-                      attributes=_video_timing(doc, comp, kind, content))
+                      attributes=_video_timing(doc, comp, kind, content,
+                                               params.get("startTime", 0.0)))
     comp["layers"].insert(index - 1, layer)
     apply_params(doc, comp, layer, params)
     if kind == "precomp" and precomp_cycle(doc, comp["id"]):
@@ -437,13 +439,14 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
     return numbered_name(base, taken)
 
 
-def _video_timing(doc: dict, comp: dict, kind: str, content: dict) -> dict:
-    """A video, Lottie or audio layer ends where its footage does, if that is before the
-    comp's end."""
+def _video_timing(doc: dict, comp: dict, kind: str, content: dict, start_time) -> dict:
+    """A video, Lottie or audio layer ends where its footage does (played from its
+    startTime), if that is before the comp's end."""
     if kind not in ("video", "lottie", "audio"):
         return {}
     footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
     duration = footage.get("duration")
-    if duration and duration < comp["duration"]:
-        return {"outPoint": float(duration)}
+    end = float(start_time) + duration if duration and is_number(start_time) else None
+    if end is not None and end < comp["duration"]:
+        return {"outPoint": end}
     return {}
