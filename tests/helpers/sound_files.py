@@ -45,8 +45,10 @@ def write_sound(path, signal: np.ndarray, codec: str, rate: int = RATE,
 
 
 def write_video_with_sound(path, frames: int, frame_rate: int, signal: np.ndarray | None,
-                           size: tuple[int, int] = (64, 36), rate: int = RATE) -> str:
-    """An H.264 clip of `frames` grey frames, with `signal` as its AAC sound (or none)."""
+                           size: tuple[int, int] = (64, 36), rate: int = RATE,
+                           sound_start: float = 0.0) -> str:
+    """An H.264 clip of `frames` grey frames, with `signal` as its AAC sound (or none),
+    starting `sound_start` seconds after the first frame."""
     width, height = size
     with av.open(str(path), "w") as out:
         video = out.add_stream("libx264", rate=frame_rate)
@@ -63,17 +65,18 @@ def write_video_with_sound(path, frames: int, frame_rate: int, signal: np.ndarra
         for packet in video.encode(None):
             out.mux(packet)
         if sound is not None:
-            _encode_all(out, sound, channels, rate, layout)
+            _encode_all(out, sound, channels, rate, layout, round(sound_start * rate))
     return str(path)
 
 
-def _encode_all(out, stream, channels: np.ndarray, rate: int, layout: str) -> None:
+def _encode_all(out, stream, channels: np.ndarray, rate: int, layout: str,
+                first_pts: int = 0) -> None:
     step = 4096
     for start in range(0, channels.shape[1], step):
         frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(channels[:, start:start + step]),
                                            format="fltp", layout=layout)
         frame.sample_rate = rate
-        frame.pts = start
+        frame.pts = first_pts + start
         frame.time_base = fractions.Fraction(1, rate)
         for packet in stream.encode(frame):
             out.mux(packet)

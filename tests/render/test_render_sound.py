@@ -289,3 +289,42 @@ def test_a_cancelled_render_leaves_no_sound_track_behind(session, tmp_path):
     assert seen.is_set()
     assert files_in(out) == set(), "no segment, sound track or video is left"
     assert set(os.listdir(tmp_path)) == {"bed.wav", "out"}
+
+
+def open_track_holder(session):
+    """The render worker that has a sound track open for writing, or None."""
+    for worker in list(session.pool._all):
+        if worker.kind != "render" or not worker.alive:
+            continue
+        try:
+            names = [os.readlink(f"/proc/{worker.pid}/fd/{fd}")
+                     for fd in os.listdir(f"/proc/{worker.pid}/fd")]
+        except OSError:
+            continue
+        if any(".audio." in name for name in names):
+            return worker
+    return None
+
+
+def test_a_worker_killed_while_mixing_is_replaced_and_the_sound_mixed_again(tmp_path):
+    with render_session(workers=1) as session:
+        engine = session.engine
+        new_comp(engine, seconds=30.0)
+        engine.run("layer.add", {"comp": "Main", "type": "audio",
+                                 "path": write_wav(tmp_path / "bed.wav", stereo_tone(30.0))})
+        killed = []
+
+        def kill_the_mixer():
+            while not killed:
+                holder = open_track_holder(session)
+                if holder is not None:
+                    killed.append(holder.pid)
+                    os.kill(holder.pid, 9)
+
+        threading.Thread(target=kill_the_mixer, daemon=True).start()
+        done = render(engine, output=str(tmp_path / "bed.mp4"), frames=f"0-{10 * FPS - 1}")
+        assert killed
+        assert files_in(tmp_path) == {"bed.wav", "bed.mp4"}, "the dead attempt's track is gone"
+        track = sound_of(done["output"])
+        assert track.shape[1] >= 10 * RATE
+        assert rms(track[:, AAC_FRAME:10 * RATE]) == pytest.approx(TONE_RMS, rel=0.03)

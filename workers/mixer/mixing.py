@@ -47,14 +47,17 @@ def active_span(layer: dict, first: int, count: int, rate: int) -> tuple[int, in
 
 
 def control_points(first: int, count: int, key_times: list[float], rate: int) -> np.ndarray:
-    """The samples of [first, first + count] to evaluate a property at: the comp's
-    CONTROL_STEP grid, both ends, and each key time and the sample before it (so a hold key
-    steps within one sample)."""
-    last = first + count
-    grid = np.arange(-(-first // CONTROL_STEP) * CONTROL_STEP, last + 1, CONTROL_STEP)
+    """The samples to evaluate a property at for [first, first + count): the comp's
+    CONTROL_STEP grid from the grid point at or before `first` to the one at or after the
+    end, and each key time and the sample before it there (so a hold key steps within one
+    sample). Only grid and key points, never the stretch's own ends: a sample is interpolated
+    between the same two points whichever stretch it is mixed in."""
+    low = (first // CONTROL_STEP) * CONTROL_STEP
+    high = -(-(first + count) // CONTROL_STEP) * CONTROL_STEP
+    grid = np.arange(low, high + 1, CONTROL_STEP)
     keys = [sample_at(time, rate) for time in key_times]
-    extra = [k + d for k in keys for d in (-1, 0) if first <= k + d <= last]
-    return np.unique(np.concatenate([grid, [first, last], extra]).astype(np.int64))
+    extra = [k + d for k in keys for d in (-1, 0) if low <= k + d <= high]
+    return np.unique(np.concatenate([grid, extra]).astype(np.int64))
 
 
 def per_sample(prop, first: int, count: int, rate: int) -> np.ndarray | float:

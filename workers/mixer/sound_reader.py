@@ -85,15 +85,21 @@ class SoundReader:
         except (*DECODE_ERRORS, IndexError) as error:
             self.close()
             raise SoundError(self._unreadable(error)) from None
-        self.lead = round(_start_after_pictures(self._container, stream) * self.rate)
         self._mono = stream.codec_context.channels == 1
         self._resampler = av.AudioResampler(format="fltp", layout="mono" if self._mono
                                             else "stereo", rate=self.rate)
         self._frames = self._container.decode(stream)
+        self._first = None
+        try:
+            self._first = next(self._frames, None)
+        except DECODE_ERRORS as error:
+            raise SoundError(self._unreadable(error)) from None
+        self.lead = round(_start_after_pictures(self._container, self._first) * self.rate)
 
     def _decode_more(self) -> None:
         try:
-            frame = next(self._frames, None)
+            frame, self._first = (self._first, None) if self._first is not None else \
+                (next(self._frames, None), None)
             converted = self._resampler.resample(frame)  # None flushes the resampler's tail
         except DECODE_ERRORS as error:
             raise SoundError(self._unreadable(error)) from None
@@ -121,11 +127,12 @@ class SoundReader:
                 "or export it again")
 
 
-def _start_after_pictures(container, sound) -> float:
-    """Seconds from a video's first frame to its sound's first sample (0 for sound alone)."""
+def _start_after_pictures(container, first_frame) -> float:
+    """Seconds from a video's first frame to its sound's first decoded sample; 0 for sound
+    alone, whose first sample is its time 0."""
     pictures = [stream for stream in container.streams.video
                 if not stream.disposition & av.stream.Disposition.attached_pic]
-    if not pictures or sound.start_time is None or pictures[0].start_time is None:
+    if not pictures or first_frame is None or first_frame.pts is None:
         return 0.0
-    return float(sound.start_time * sound.time_base
-                 - pictures[0].start_time * pictures[0].time_base)
+    start = pictures[0].start_time or 0
+    return float(first_frame.pts * first_frame.time_base - start * pictures[0].time_base)
