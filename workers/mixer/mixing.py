@@ -4,14 +4,15 @@ and the measures of a mixed block (its peak, where it clips).
 
 Times become samples in one way only (`sample_at`), so a layer's in point, a key and a frame
 range all land on the same sample wherever they are computed. Levels and remapped times are
-evaluated at CONTROL_STEP-sample points of the comp's own sample grid and interpolated per
-sample between them, so a fade is smooth within a sample (no steps a frame long, the "zipper
-noise" of levels updated per video frame), and a block of a mix is the same whichever block
-boundaries a caller chose. No I/O: sources are whatever `read(first, count)` returns.
+evaluated at their keys (and, where eased, at CONTROL_STEP-sample points of the comp's own
+sample grid) and interpolated per sample between them, so a fade is smooth within a sample
+(no steps a frame long, the "zipper noise" of levels updated per video frame), and a block of
+a mix is the same whichever block boundaries a caller chose. No I/O: sources are whatever `read(first, count)` returns.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Callable
 
@@ -20,12 +21,13 @@ import numpy as np
 from protocol.model.audio import CHANNELS, SILENCE_DB
 from protocol.model.keyframes import is_animated, value_at
 
-# Every this many samples a level or a time remap is evaluated exactly (0.67 ms at 48 kHz),
-# and key times always are; in between, per sample, straight lines. Fewer points cost the
-# keyframe evaluator less (it runs in Python) and bend an eased fade into longer straight
-# pieces; at 64 no ear can tell the pieces from the curve, and a minute of an animated level
-# costs 45,000 evaluations.
+# Every this many samples an eased level or time remap is evaluated exactly (0.67 ms at
+# 48 kHz), and key times always are; in between, per sample, straight lines. Fewer points cost
+# the keyframe evaluator less (it runs in Python) and bend an eased fade into longer straight
+# pieces; at 64 no ear can tell the pieces from the curve, and a minute of eased fading costs
+# 45,000 evaluations. Linear and hold segments need only their keys.
 CONTROL_STEP = 64
+STRAIGHT = ("linear", "hold")
 # A source read at a place that moves less than this per sample is frozen (a time remap that
 # holds): it is silent, not one sample repeated as a click and a DC offset.
 FROZEN = 1e-6
@@ -46,25 +48,34 @@ def active_span(layer: dict, first: int, count: int, rate: int) -> tuple[int, in
             min(first + count, sample_at(layer["outPoint"], rate)))
 
 
-def control_points(first: int, count: int, key_times: list[float], rate: int) -> np.ndarray:
-    """The samples to evaluate a property at for [first, first + count): the comp's
-    CONTROL_STEP grid from the grid point at or before `first` to the one at or after the
-    end, and each key time and the sample before it there (so a hold key steps within one
-    sample). Only grid and key points, never the stretch's own ends: a sample is interpolated
-    between the same two points whichever stretch it is mixed in."""
+def control_points(first: int, count: int, keys: list[dict], rate: int) -> np.ndarray:
+    """The samples to evaluate an animated property at for [first, first + count): each key
+    and the sample before it (so a hold steps within one sample), from the last key at or
+    before the stretch to the first at or after it; and, inside eased segments only, the
+    comp's CONTROL_STEP grid. A linear segment is a straight line between its keys, so it
+    needs no more. Never the stretch's own ends: a sample is interpolated between the same two
+    points whichever stretch it is mixed in."""
     low = (first // CONTROL_STEP) * CONTROL_STEP
     high = -(-(first + count) // CONTROL_STEP) * CONTROL_STEP
-    grid = np.arange(low, high + 1, CONTROL_STEP)
-    keys = [sample_at(time, rate) for time in key_times]
-    extra = [k + d for k in keys for d in (-1, 0) if low <= k + d <= high]
-    return np.unique(np.concatenate([grid, extra]).astype(np.int64))
+    samples = [sample_at(key["time"], rate) for key in keys]
+    begin = max(0, bisect.bisect_right(samples, low) - 1)
+    stop = min(len(keys), bisect.bisect_left(samples, high) + 1)
+    points = []
+    for index in range(begin, stop):
+        points += [samples[index] - 1, samples[index]]
+        if index + 1 < len(keys) and keys[index].get("interpolation", "linear") not in \
+                STRAIGHT:
+            start = max(samples[index], low)
+            start = -(-start // CONTROL_STEP) * CONTROL_STEP
+            points.extend(range(start, min(samples[index + 1], high) + 1, CONTROL_STEP))
+    return np.unique(np.array(points, np.int64))
 
 
 def per_sample(prop, first: int, count: int, rate: int) -> np.ndarray | float:
     """A number property at each sample of [first, first + count), or its value when static."""
     if not is_animated(prop):
         return float(prop)
-    points = control_points(first, count, [key["time"] for key in prop["keys"]], rate)
+    points = control_points(first, count, prop["keys"], rate)
     values = np.array([float(value_at(prop, k / rate)) for k in points])
     return np.interp(np.arange(first, first + count), points, values)
 
