@@ -99,8 +99,9 @@ def check_document(engine, document: dict) -> None:
                 _refuse_playlist(engine, path)
         except CommandError as error:
             reason = str(error).rstrip(".")
+            verb = "played" if footage.get("kind") == "audio" else "drawn"
             raise CommandError(
-                f"footage {footage.get('name', footage.get('id'))!r} cannot be drawn: {reason}; "
+                f"footage {footage.get('name', footage.get('id'))!r} cannot be {verb}: {reason}; "
                 "point it at a file inside the roots with footage.replace, or remove it (its "
                 "layers first) with footage.remove.") from None
 

@@ -212,3 +212,15 @@ def test_queue_audio_settings_are_stored_only_when_given(tmp_path):
     with pytest.raises(CommandError, match="audioCodec 'pcm_s16le' of item.* use opus"):
         engine.run("renderQueue.set", {"item": wav["item"], "output": "/out/c.webm",
                                        "audioCodec": "pcm_s16le"})
+
+
+def test_render_queue_formats_lists_the_sound_each_format_carries():
+    formats = {entry["format"]: entry for entry in
+               engine_with_comp().run("renderQueue.formats", {})["formats"]}
+    codecs = {name: [codec["codec"] for codec in entry["audioCodecs"]]
+              for name, entry in formats.items()}
+    assert codecs == {"png": [], "jpeg": [], "h264": ["aac"], "hevc": ["aac"],
+                      "prores": ["aac", "pcm_s16le", "pcm_s24le"], "vp9": ["opus"],
+                      "gif": [], "wav": ["pcm_s16le", "pcm_s24le", "pcm_f32le"]}
+    assert formats["h264"]["audioCodecs"][0]["defaultBitrate"] == 192000
+    assert formats["wav"]["audioOnly"] is True and formats["wav"]["codecOptions"] == {}

@@ -328,3 +328,19 @@ def test_a_worker_killed_while_mixing_is_replaced_and_the_sound_mixed_again(tmp_
         track = sound_of(done["output"])
         assert track.shape[1] >= 10 * RATE
         assert rms(track[:, AAC_FRAME:10 * RATE]) == pytest.approx(TONE_RMS, rel=0.03)
+
+
+def test_a_sound_file_damaged_after_import_fails_its_item_in_one_sentence(engine, tmp_path):
+    new_comp(engine, seconds=1.0)
+    path = write_wav(tmp_path / "bed.wav", stereo_tone())
+    engine.run("layer.add", {"comp": "Main", "type": "audio", "path": path})
+    with open(path, "r+b") as damaged:
+        damaged.write(b"\0" * 64)  # its header gone: no longer a WAV
+    added = engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "x.mp4")})
+    report = engine.run("renderQueue.render", {})
+    entry = next(e for e in report["items"] if e["item"] == added["item"])
+    assert entry["status"] == "failed"
+    assert entry["error"].startswith(f"{added['item']} failed while mixing its sound: the "
+                                     f"sound of {path} could not be read")
+    assert "\n" not in entry["error"] and "Traceback" not in entry["error"]
+    assert files_in(tmp_path) == {"bed.wav"}
