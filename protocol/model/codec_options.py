@@ -21,6 +21,10 @@ FFmpeg can never read the pairs differently from this split.
 The list applies to every session, confined or not: a farm node renders project files that
 other people wrote, so an unconfined run is no sign that its options are trusted.
 
+Sound has a shorter list still: an item's `audioCodec` picks one of its format's audio codecs
+by name (protocol/model/output_formats.py) and `audioBitrate` sets that encoder's bit rate, in
+its range; no other option reaches an audio encoder (`check_audio_options`).
+
 Pure: no I/O. docs/outputs.md gives the list in words; renderQueue.formats lists it too.
 """
 
@@ -30,7 +34,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.model.output_formats import FORMATS
+from protocol.model.output_formats import AUDIO_CODECS, FORMATS
 
 
 class CodecOptionRefused(ValueError):
@@ -149,6 +153,7 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
             "static-thresh": WHOLE, "sharpness": WHOLE, "enable-tpl": SWITCH, "profile": WHOLE,
             "level": NUMBER, "pix_fmt": PIXEL_FORMAT},
     "gif": {"pix_fmt": PIXEL_FORMAT},
+    "wav": {},  # its encoder is chosen by audioCodec, and PCM takes no options
 }
 
 
@@ -180,6 +185,52 @@ def check_codec_options(fmt: str, options: Any, owner: str) -> dict[str, str]:
     return checked
 
 
+def check_audio_options(fmt: str, audio, codec, bitrate, owner: str) -> None:
+    """Refuse, with CodecOptionRefused's sentence, an item's audio settings its format cannot
+    take: `audio` (true, false or None for the default), `audioCodec` and `audioBitrate` (None
+    for the codec's default)."""
+    spec = FORMATS[fmt]
+    if audio is not None and not isinstance(audio, bool):
+        raise CodecOptionRefused(f"audio of {owner} is true or false, not {audio!r}.")
+    if not spec.carries_sound:
+        if audio or codec is not None or bitrate is not None:
+            raise CodecOptionRefused(f"{fmt} files carry no sound, so {owner} takes no audio, "
+                                     "audioCodec or audioBitrate; render the sound to a wav, "
+                                     "or pick a video format that carries it (h264, hevc, "
+                                     "prores, vp9).")
+        return
+    if audio is False and spec.audio_only:
+        raise CodecOptionRefused(f"a {fmt} file is sound alone, so {owner} cannot leave its "
+                                 "audio out; pick a video format instead.")
+    if codec is not None and codec not in spec.audio_codecs:
+        raise CodecOptionRefused(f"audioCodec {codec!r} of {owner} is not one a {fmt} file "
+                                 f"carries; use {' or '.join(spec.audio_codecs)}.")
+    if bitrate is not None:
+        chosen = AUDIO_CODECS[codec or spec.audio_codecs[0]]
+        bits = audio_bitrate(bitrate)
+        if bits is None:
+            raise CodecOptionRefused(f"audioBitrate of {owner} must be {BITRATE.says} "
+                                     f"(192k), not {bitrate!r}.")
+        if chosen.bitrate_range is None:
+            raise CodecOptionRefused(f"{chosen.name} is uncompressed and has no bit rate, so "
+                                     f"leave audioBitrate of {owner} out.")
+        low, high = chosen.bitrate_range
+        if not low <= bits <= high:
+            raise CodecOptionRefused(f"audioBitrate {bitrate!r} of {owner} is outside what "
+                                     f"{chosen.name} takes, {low // 1000}k to {high // 1000}k.")
+
+
+def audio_bitrate(value) -> int | None:
+    """A bit rate as given (192000, "192k", "0.2M") in bits per second; None if not one."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value > 0 else None
+    if not isinstance(value, str) or not BITRATE.fits(value):
+        return None
+    scale = {"k": 1000, "M": 1_000_000}.get(value[-1], 1)
+    number = float(value.rstrip("kM"))
+    return int(round(number * scale)) or None
+
+
 def accepted_options(fmt: str) -> dict[str, str]:
     """The options `fmt` accepts, each with its shape in words (renderQueue.formats)."""
     return {name: shape.says for name, shape in OPTIONS.get(fmt, {}).items()}
@@ -208,6 +259,9 @@ def _check_params(params: Params, name: str, text: str, owner: str) -> None:
 
 
 def _not_accepted(fmt: str, name: str, owner: str, accepted: list[str]) -> str:
+    if not accepted:
+        return (f"codecOptions {name!r} of {owner}: the {fmt} format takes no codecOptions "
+                "(audioCodec and audioBitrate choose its sound); leave them out.")
     if _takes_a_file(name):
         return (f"codecOptions {name!r} of {owner} makes the {fmt} encoder read or write a "
                 "file of its own; rendervisor never lets an encoder open files, so leave it "

@@ -18,11 +18,14 @@ import json
 import re
 from typing import Any, Callable
 
+from protocol.model.audio import AUDIO_PROPERTIES, SAMPLE_RATES, SOUNDING_TYPES, layer_audio
+from protocol.model.codec_options import CodecOptionRefused, check_audio_options
 from protocol.model.effects import EFFECTS, default_params
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.model.keyframes import check_interpolation, frame_count, is_animated
-from protocol.model.layers import (ATTRIBUTES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
-                             REQUIRED_CONTENT, SPATIAL, TRANSFORM, missing_defaults)
+from protocol.model.layers import (ATTRIBUTES, CONTENT, FOOTAGE_TYPES, LATER_ATTRIBUTES,
+                                   LAYER_TYPES, REQUIRED_CONTENT, SPATIAL, TRANSFORM,
+                                   missing_defaults)
 from protocol.model.limits import MAX_COMP_FRAMES, MAX_DOCUMENT_BYTES, MAX_KEYS
 from protocol.model.markers import MARKER_FIELDS
 from protocol.model.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
@@ -43,7 +46,10 @@ _ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker)(\d+)$")
 SPATIAL_KEYS = ("spatialIn", "spatialOut")
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
-FOOTAGE_KINDS = ("image", "sequence", "video", "vector", "lottie")
+FOOTAGE_KINDS = ("image", "sequence", "video", "vector", "lottie", "audio")
+# Queue item settings added with sound, stored only when given: absent means the default (the
+# format's sound, when the comp has any, in its default codec and bit rate).
+ITEM_AUDIO_KEYS = ("audio", "audioCodec", "audioBitrate")
 
 
 class DocumentError(ValueError):
@@ -86,10 +92,14 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
-                   skip_existing: bool, codec_options: dict) -> dict:
-    return {"id": allocate_id(doc, "item"), "comp": comp_id, "output": output,
+                   skip_existing: bool, codec_options: dict,
+                   audio_settings: dict | None = None) -> dict:
+    item = {"id": allocate_id(doc, "item"), "comp": comp_id, "output": output,
             "format": format, "frames": frames, "skipExisting": skip_existing,
             "codecOptions": dict(codec_options), "status": "queued"}
+    item.update({key: value for key, value in (audio_settings or {}).items()
+                 if key in ITEM_AUDIO_KEYS and value is not None})
+    return item
 
 
 def renew_ids(doc: dict, layer: dict) -> None:
@@ -331,22 +341,38 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True,
 
 
 def _check_footage(footage: Any, place: str) -> dict:
+    if isinstance(footage, dict) and footage.get("kind") == "audio":
+        return _check_audio_footage(footage, place)
     _check_keys(footage, place, required=("id", "name", "path", "kind", "width", "height"),
-                optional=("frameRate", "duration", "frameCount", "firstFrame"))
+                optional=("frameRate", "duration", "frameCount", "firstFrame", "hasAudio"))
     for key, kind in (("id", "string"), ("name", "string"), ("path", "string"),
                       ("kind", FOOTAGE_KINDS), ("width", "positive"), ("height", "positive")):
         _expect(footage, key, kind, place)
     for key, kind in (("frameRate", "positive"), ("duration", "nonNegative"),
-                      ("frameCount", "nonNegative"), ("firstFrame", "nonNegative")):
+                      ("frameCount", "nonNegative"), ("firstFrame", "nonNegative"),
+                      ("hasAudio", "bool")):
         if key in footage:
             _expect(footage, key, kind, place)
+    return footage
+
+
+def _check_audio_footage(footage: dict, place: str) -> dict:
+    """Sound alone: no picture size, but its length, sample rate and channel count."""
+    _check_keys(footage, place, required=("id", "name", "path", "kind", "duration",
+                                          "sampleRate", "channels"), optional=())
+    for key, kind in (("id", "string"), ("name", "string"), ("path", "string"),
+                      ("duration", "nonNegative"), ("sampleRate", "positive"),
+                      ("channels", "positive")):
+        _expect(footage, key, kind, place)
     return footage
 
 
 def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
-                optional=("motionBlur", "proxy", "markers"))
+                optional=("motionBlur", "proxy", "markers", "audioSampleRate"))
+    if "audioSampleRate" in comp:
+        _expect(comp, "audioSampleRate", SAMPLE_RATES, place)
     for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):
@@ -384,9 +410,10 @@ def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/model/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
                                         *ATTRIBUTES),
-                optional=("masks", "markers", *LATER_ATTRIBUTES))
+                optional=("masks", "markers", "audio", *LATER_ATTRIBUTES))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
+    _check_layer_audio(layer, place)
     for key, kind in ATTRIBUTES.items():
         _expect(layer, key, kind, place)
     for key, (kind, default) in LATER_ATTRIBUTES.items():
@@ -425,6 +452,22 @@ def check_layer(layer: Any, place: str) -> dict:
                       for i, mask in enumerate(layer["masks"])]
     layer["markers"] = check_markers(layer.get("markers", []), f"{place}.markers")
     return layer
+
+
+def _check_layer_audio(layer: dict, place: str) -> None:
+    """A sounding layer's `audio` (protocol/model/audio.py), its defaults where left out (a
+    layer saved before sound existed); any other layer has none."""
+    where = f"{place}.audio"
+    if layer["type"] not in SOUNDING_TYPES:
+        if "audio" in layer:
+            raise DocumentError(where, f"a {layer['type']} layer has no sound; only "
+                                       f"{', '.join(SOUNDING_TYPES)} layers have audio")
+        return
+    _check_keys(layer.get("audio", {}), where, required=(), optional=tuple(AUDIO_PROPERTIES))
+    audio = layer_audio(layer)
+    for key, (kind, animatable) in AUDIO_PROPERTIES.items():
+        audio[key] = check_property(kind, audio[key], f"{where}.{key}", animatable)
+    layer["audio"] = audio
 
 
 def check_markers(markers: Any, place: str) -> list:
@@ -509,7 +552,8 @@ def check_animators(animators: Any, place: str) -> list:
 
 def _check_item(item: Any, place: str) -> dict:
     _check_keys(item, place, required=("id", "comp", "output", "format", "frames",
-                                       "skipExisting", "codecOptions", "status"), optional=())
+                                       "skipExisting", "codecOptions", "status"),
+                optional=ITEM_AUDIO_KEYS)
     for key, kind in (("id", "string"), ("comp", "string"), ("output", "string"),
                       ("format", tuple(FORMATS)), ("skipExisting", "bool"),
                       ("status", "string")):
@@ -526,6 +570,11 @@ def _check_item(item: Any, place: str) -> dict:
         raise DocumentError(f"{place}.codecOptions",
                             f'expected an object of option names to values, e.g. '
                             f'{{"crf": "20"}}, got {options!r}')
+    try:
+        check_audio_options(item["format"], item.get("audio"), item.get("audioCodec"),
+                            item.get("audioBitrate"), "this item")
+    except CodecOptionRefused as error:
+        raise DocumentError(place, str(error).rstrip(".")) from None
     return item
 
 
@@ -563,6 +612,7 @@ def _check_ids(doc: dict) -> None:
 
 def _check_references(doc: dict) -> None:
     footage_ids = {f["id"] for f in doc["footage"]}
+    footage_kinds = {f["id"]: f["kind"] for f in doc["footage"]}
     comps = {c["id"]: c for c in doc["comps"]}
     for ci, comp in enumerate(doc["comps"]):
         place = f"comps[{ci}]"
@@ -576,10 +626,15 @@ def _check_references(doc: dict) -> None:
                     raise DocumentError(f"{where}.parent", f"{layer['parent']!r} is not another "
                                                            "layer of this comp")
             content = layer["content"]
-            if layer["type"] in ("image", "video", "lottie") and \
-                    content["footage"] not in footage_ids:
+            if layer["type"] in FOOTAGE_TYPES and content["footage"] not in footage_ids:
                 raise DocumentError(f"{where}.content.footage",
                                     f"no footage has the id {content['footage']!r}")
+            if layer["type"] == "audio" and footage_kinds[content["footage"]] not in \
+                    ("audio", "video"):
+                raise DocumentError(f"{where}.content.footage",
+                                    f"footage {content['footage']!r} is "
+                                    f"{footage_kinds[content['footage']]} footage, which has "
+                                    "no sound for an audio layer to play")
             if layer["type"] == "precomp" and content["source"] not in comps:
                 raise DocumentError(f"{where}.content.source",
                                     f"no comp has the id {content['source']!r}")

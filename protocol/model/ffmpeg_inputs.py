@@ -38,6 +38,8 @@ SINGLE_FILE_DEMUXERS = (
     "h264", "hevc", "vvc", "m4v", "mpegvideo", "mjpeg", "dnxhd", "vc1", "dirac", "obu",
     # animations
     "gif", "apng", "jpegxl_anim",
+    # sound alone (WAV, FLAC, MP3, ADTS AAC; M4A is mov's, Ogg and Opus ogg's, MKA matroska's)
+    "wav", "flac", "mp3", "aac",
     # single pictures: image2 by extension (with pattern_type none), the rest by content
     "image2", "bmp_pipe", "dds_pipe", "dpx_pipe", "exr_pipe", "gif_pipe", "hdr_pipe",
     "j2k_pipe", "jpeg_pipe", "jpegls_pipe", "jpegxl_pipe", "pam_pipe", "pbm_pipe", "pcx_pipe",

@@ -11,10 +11,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from protocol.model.audio import AUDIO_DEFAULTS, SOUNDING_TYPES
 from protocol.model.keyframes import static_value
 from protocol.model.time_remap import TIME_CONTENT, TIMED_TYPES
 
-LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null", "lottie")
+LAYER_TYPES = ("solid", "shape", "text", "image", "video", "precomp", "null", "lottie", "audio")
+# Layer types that show (or play) a footage item, named by their content's `footage`.
+FOOTAGE_TYPES = ("image", "video", "lottie", "audio")
 BLEND_MODES = ("normal", "add", "multiply", "screen", "overlay", "darken", "lighten",
                "difference")
 TRACK_MATTES = ("alpha", "alphaInverted", "luma", "lumaInverted", None)
@@ -107,6 +110,7 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
     "precomp": {"source": ("string", False)},
     "null": {},
     "lottie": {"footage": ("string", False)},
+    "audio": {"footage": ("string", False)},
 }
 for _timed in TIMED_TYPES:
     CONTENT[_timed].update({key: (kind, animatable)
@@ -122,6 +126,7 @@ REQUIRED_CONTENT: dict[str, tuple[str, ...]] = {
     "precomp": ("source",),
     "null": (),
     "lottie": ("footage",),
+    "audio": ("footage",),
 }
 
 _SHAPE_DEFAULTS = {
@@ -234,6 +239,8 @@ def new_layer(doc: dict, comp: dict, layer_id: str, name: str, layer_type: str,
         "masks": [],
         "markers": [],
     }
+    if layer_type in SOUNDING_TYPES:
+        layer["audio"] = dict(AUDIO_DEFAULTS)
     layer.update(attributes or {})
     w, h = content_box(doc, layer)
     layer["transform"] = {

@@ -1,4 +1,5 @@
-"""The output formats a render queue item can write: the table behind `renderQueue.formats`.
+"""The output formats a render queue item can write, and the sound each can carry: the tables
+behind `renderQueue.formats`.
 
 Both sides read it: the supervisor to name outputs and answer `renderQueue.formats`, the
 render workers' exporter to pick an encoder. It is data only, so the two can never disagree
@@ -24,6 +25,44 @@ class OutputFormat:
     default_profile: str | None = None
     # Passed to the encoder unless the item's codecOptions say otherwise.
     default_codec_options: dict[str, str] = field(default_factory=dict)
+    # The sound a file of the format can carry (AUDIO_CODECS' names), the default first; none
+    # for image sequences and GIF.
+    audio_codecs: tuple[str, ...] = ()
+    # No pictures at all: the comp's sound alone (wav).
+    audio_only: bool = False
+
+    @property
+    def carries_sound(self) -> bool:
+        return bool(self.audio_codecs)
+
+
+@dataclass(frozen=True)
+class AudioCodec:
+    name: str  # as an item's audioCodec says it
+    encoder: str  # the FFmpeg encoder, as PyAV names it
+    sample_format: str  # what the encoder is fed (PyAV converts the mix to it)
+    # Bits per second: the default, and the range the encoder does well in; None for PCM,
+    # which has no bit rate to choose.
+    default_bitrate: int | None = None
+    bitrate_range: tuple[int, int] | None = None
+    # The sample rates the encoder takes; empty for any of the comp's (SAMPLE_RATES).
+    rates: tuple[int, ...] = ()
+    description: str = ""
+
+
+AUDIO_CODECS: dict[str, AudioCodec] = {
+    c.name: c
+    for c in (
+        AudioCodec("aac", "aac", "fltp", 192_000, (32_000, 512_000),
+                   description="AAC-LC, FFmpeg's own encoder"),
+        AudioCodec("opus", "libopus", "flt", 128_000, (6_000, 510_000),
+                   rates=(48000, 24000, 16000, 12000, 8000), description="Opus (libopus)"),
+        AudioCodec("pcm_s16le", "pcm_s16le", "s16", description="16-bit PCM, uncompressed"),
+        AudioCodec("pcm_s24le", "pcm_s24le", "s32", description="24-bit PCM, uncompressed"),
+        AudioCodec("pcm_f32le", "pcm_f32le", "flt",
+                   description="32-bit float PCM, uncompressed (keeps a mix above 0 dBFS)"),
+    )
+}
 
 
 FORMATS: dict[str, OutputFormat] = {
@@ -36,22 +75,29 @@ FORMATS: dict[str, OutputFormat] = {
                      default_codec_options={"qscale": "2"}),
         OutputFormat("h264", ".mp4", False, "libx264", False,
                      "H.264 in MP4, yuv420p unless codecOptions set pix_fmt",
-                     default_codec_options={"preset": "medium", "crf": "18"}),
+                     default_codec_options={"preset": "medium", "crf": "18"},
+                     audio_codecs=("aac",)),
         OutputFormat("hevc", ".mp4", False, "libx265", False,
                      "H.265/HEVC in MP4 (tagged hvc1 so Apple players open it)",
-                     default_codec_options={"preset": "medium", "crf": "20"}),
+                     default_codec_options={"preset": "medium", "crf": "20"},
+                     audio_codecs=("aac",)),
         OutputFormat("prores", ".mov", False, "prores_ks", True,
                      "Apple ProRes in QuickTime; profile 4444 keeps alpha",
                      profiles={"proxy": False, "lt": False, "standard": False, "hq": False,
                                "4444": True},
-                     default_profile="hq"),
+                     default_profile="hq", audio_codecs=("aac", "pcm_s16le", "pcm_s24le")),
         OutputFormat("vp9", ".webm", False, "libvpx-vp9", True,
                      "VP9 in WebM with alpha (yuva420p)",
                      default_codec_options={"crf": "30", "b": "0", "deadline": "good",
-                                            "cpu-used": "4"}),
+                                            "cpu-used": "4"},
+                     audio_codecs=("opus",)),
         OutputFormat("gif", ".gif", False, "gif", False,
                      "Animated GIF, 256 colours per frame; alpha is composited over black; "
                      "frame times are whole hundredths of a second, as GIF stores them"),
+        OutputFormat("wav", ".wav", False, "pcm_s16le", False,
+                     "WAV audio alone: the comp's sound mixed, 16-bit PCM unless audioCodec "
+                     "says otherwise; no pictures",
+                     audio_codecs=("pcm_s16le", "pcm_s24le", "pcm_f32le"), audio_only=True),
     )
 }
 
@@ -98,6 +144,10 @@ def formats_listing() -> list[dict]:
             "profiles": [{"name": p, "alpha": a} for p, a in f.profiles.items()],
             "defaultProfile": f.default_profile,
             "defaultCodecOptions": dict(f.default_codec_options),
+            "audioCodecs": [{"codec": name, "description": AUDIO_CODECS[name].description,
+                             "defaultBitrate": AUDIO_CODECS[name].default_bitrate}
+                            for name in f.audio_codecs],
+            "audioOnly": f.audio_only,
         }
         for f in FORMATS.values()
     ]

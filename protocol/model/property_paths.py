@@ -4,7 +4,8 @@
 `size`, `text`, ...; `content.color` also works); an effect param as `effects.FX.PARAM`, FX being
 the effect's id, its effect name, or its 1-based index (`effects.1.radius`); a mask's property as
 `masks.M.path|feather|opacity|expansion`, M its id, name or 1-based index; a text animator's as
-`animators.ID.range.NAME` or `animators.ID.properties.NAME`. See docs/document.md,
+`animators.ID.range.NAME` or `animators.ID.properties.NAME`; an audio, video or precomp
+layer's sound as `audio.level` (dB) or `audio.muted`. See docs/document.md,
 "Properties and keyframes". Pure: no I/O.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.model.audio import AUDIO_PROPERTIES, SOUNDING_TYPES
 from protocol.model.effects import EFFECTS
 from protocol.model.layers import CONTENT, SPATIAL, TRANSFORM
 from protocol.model.masks import MASK_PROPERTIES
@@ -39,6 +41,10 @@ def resolve(layer: dict, path: str) -> PropertyRef:
     if len(parts) == 2 and parts[0] == "transform" and parts[1] in TRANSFORM:
         return PropertyRef(layer["transform"], parts[1], TRANSFORM[parts[1]], True,
                            spatial=parts[1] in SPATIAL)
+    if len(parts) == 2 and parts[0] == "audio" and layer["type"] in SOUNDING_TYPES \
+            and parts[1] in AUDIO_PROPERTIES:
+        kind, animatable = AUDIO_PROPERTIES[parts[1]]
+        return PropertyRef(layer["audio"], parts[1], kind, animatable)
     if len(parts) == 3 and parts[0] == "effects":
         effect = _effect(layer, parts[1])
         spec = EFFECTS[effect["effect"]]
@@ -66,6 +72,8 @@ def resolve(layer: dict, path: str) -> PropertyRef:
 def paths_of(layer: dict) -> list[str]:
     """Every property path of the layer, for error messages and catalogs."""
     paths = [f"transform.{key}" for key in TRANSFORM]
+    if layer["type"] in SOUNDING_TYPES:
+        paths += [f"audio.{key}" for key in AUDIO_PROPERTIES]
     paths += [key for key in layer["content"] if key in CONTENT[layer["type"]]
               and CONTENT[layer["type"]][key][0] != "textAnimators"]
     for index, effect in enumerate(layer["effects"], start=1):

@@ -1,9 +1,9 @@
-"""Which moment of its source a precomp, video or Lottie layer shows at a comp time: its own
-time scaled by `speed`, or its `timeRemap` property where that is set, wrapped by `loop`
-(docs/document.md, "Time").
+"""Which moment of its source a precomp, video, Lottie or audio layer shows (or plays) at a
+comp time: its own time scaled by `speed`, or its `timeRemap` property where that is set,
+wrapped by `loop` (docs/document.md, "Time").
 
-One function for every drawer, so a precomp and a video layer can never read time
-differently. Pure: no I/O.
+One function for every drawer and the mixer, so a precomp's picture and its sound can never
+read time differently. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ TIME_CONTENT: dict[str, tuple[str, bool, object]] = {
     # Repeat the source from its start each time it reaches its end.
     "loop": ("bool", False, False),
 }
-TIMED_TYPES = ("precomp", "video", "lottie")
+TIMED_TYPES = ("precomp", "video", "lottie", "audio")
 
 
 def source_time(layer: dict, time: float, duration: float | None) -> float:

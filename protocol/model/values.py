@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.model.audio import MAX_LEVEL_DB, SILENCE_DB
 from protocol.model.bezier import PATH_HINT, check_path
 from protocol.model.colors import COLOR_HINT, normalize_color
 from protocol.model.limits import MAX_CORNERS, MAX_PATH_POINTS, MAX_TEXT_LENGTH
@@ -88,6 +89,14 @@ def _weight(value: Any) -> float | int:
     if not MIN_WEIGHT <= value <= MAX_WEIGHT:
         raise ValueError(f"expected a weight from {MIN_WEIGHT} (thin) to {MAX_WEIGHT} (black), "
                          f"400 being regular and 700 bold; got {value!r}")
+    return value
+
+
+def _decibels(value: Any) -> float | int:
+    _number(value)
+    if value > MAX_LEVEL_DB:
+        raise ValueError(f"expected a level in dB of at most +{MAX_LEVEL_DB:g} (0 plays the sound "
+                         f"as it is, -6 at half its amplitude); got {value!r}")
     return value
 
 
@@ -220,6 +229,7 @@ _CHECKERS = {
     "bezierPath": check_path,
     "dashes": _dashes,
     "numberOrNull": _number_or_null,
+    "decibels": _decibels,
 }
 
 _DESCRIPTIONS = {
@@ -241,8 +251,9 @@ _DESCRIPTIONS = {
     "bezierPath": PATH_HINT,
     "dashes": "dashes [on, off, ...] in px, or []",
     "numberOrNull": "a number or null",
+    "decibels": f"a level in dB (at most +{MAX_LEVEL_DB:g}; {SILENCE_DB:g} or less is silence)",
 }
 
 # Kinds whose values interpolate between keys (the rest hold, see protocol/model/keyframes.py).
 INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color", "bezierPath",
-                      "numberOrNull"}
+                      "numberOrNull", "decibels"}

@@ -9,6 +9,11 @@ machine's render workers.
         ▼
     RenderRun joins segments and keeps outputs exactly as for a local render
 
+An item's sound is mixed once, here, on the node that joins (`audio_mix` runs
+workers/audio_task.mix_to_file in this process, on the chunk thread that took it): the joined
+file needs the track beside it, and one mix in one place is what keeps it the same bytes
+however the pictures were spread. The mix reads the sound files from this node's disk.
+
 ClusterPool has the few methods of supervisor/pool.Pool that RenderRun and run_with_snapshot
 use (capacity, acquire, release, run, close), so chunk scheduling, retries of a failed chunk,
 cleanup and joining stay in one place. Dask itself reschedules the tasks of a worker that is
@@ -26,11 +31,14 @@ import os
 import threading
 from typing import Any, Callable
 
+from protocol.cancel import Cancel, Cancelled
 from protocol.model.output_names import frame_path
+from protocol.wire.frames import SNAPSHOT_MISSING
 from supervisor.errors import UsageError
-from protocol.cancel import Cancel
 from supervisor.runtime.pool import JobFailed
+from workers.audio_task import mix_to_file
 from workers.cluster_chunk import render_chunk_bytes
+from workers.tasks import TaskError
 from workers.exporter import OpenedFiles
 from workers.exporter.image_sequence import write_image
 from workers.exporter.segments import segment_path
@@ -89,6 +97,7 @@ class ClusterPool:
                              "--cluster local.") from None
         self.slots = max(1, sum(self.client.nthreads().values()))
         self._documents: dict[str, Any] = {}  # snapshot id -> the scattered document
+        self._here: dict[str, dict] = {}  # snapshot id -> the document, for the mix made here
 
     # -- what RenderRun uses of a Pool ---------------------------------------------------------
 
@@ -106,8 +115,11 @@ class ClusterPool:
     def run(self, kind: str, task: str, payload: dict, *, worker: ClusterWorker,
             cancel: Cancel | None = None,
             on_progress: Callable[[Any], None] | None = None, **_: Any) -> dict:
+        if task == "audio_mix":
+            return self._mix_here(payload, cancel or Cancel())
         if task != "render_chunk":
-            raise JobFailed(f"a cluster runs render chunks only, not {task} jobs")
+            raise JobFailed(f"a cluster runs render chunks and sound mixes only, not {task} "
+                            "jobs")
         job = dict(payload)
         document = job.pop("document", None)
         if document is not None and job["snapshot"] not in self._documents:
@@ -127,6 +139,22 @@ class ClusterPool:
                     pass
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _mix_here(self, payload: dict, cancel: Cancel) -> dict:
+        """An item's sound track, mixed in this process into the name the run recorded."""
+        job = dict(payload)
+        document = job.pop("document", None)
+        if document is not None:
+            self._here[job["snapshot"]] = document
+        document = self._here.get(job["snapshot"])
+        if document is None:  # run_with_snapshot sends it again
+            raise JobFailed("this node does not hold the snapshot yet", SNAPSHOT_MISSING)
+        try:
+            return mix_to_file(job, document, cancel)
+        except Cancelled:
+            raise JobFailed("the job was cancelled", "cancelled") from None
+        except TaskError as error:
+            raise JobFailed(str(error), "task") from None
 
     def _wait(self, future, cancel: Cancel | None) -> dict:
         """The task's result; woken by the future's completion or the render's cancel,

@@ -116,7 +116,8 @@ class Bar(PlainLines):
 
 
 def print_summary(report: dict, out: TextIO) -> None:
-    """One line per item: its status, id and output, and the error of a failed one."""
+    """One line per item: its status, id and output, the error of a failed one and the
+    warnings of any (a mix that clips)."""
     for entry in report.get("items", []):
         line = f"{entry['status']:<7} {entry['item']}  {entry.get('output', '')}"
         if entry.get("skipped"):
@@ -124,6 +125,8 @@ def print_summary(report: dict, out: TextIO) -> None:
         print(line, file=out)
         if entry.get("error"):
             print(f"        {entry['error']}", file=out)
+        for warning in entry.get("warnings", []):
+            print(f"        warning: {warning}", file=out)
     out.flush()
 
 

@@ -4,8 +4,13 @@ enters the document (docs/document.md, "Footage").
 - a still (PNG, JPEG, WebP, BMP...): its size, read with Skia;
 - an image sequence, given as a pattern with `[####]` or as a folder of numbered images: its
   pattern, first frame, frame count and the first frame's size;
-- a video (anything FFmpeg opens with a video stream): size, frame rate, duration and frame
-  count, read with PyAV from the container headers (no decoding, so probing is instant);
+- a video (anything FFmpeg opens with a video stream): size, frame rate, duration, frame
+  count and whether it has sound (`hasAudio`), read with PyAV from the container headers (no
+  decoding, so probing is instant);
+- a sound file (WAV, FLAC, MP3, AAC and M4A, Ogg and Opus: anything FFmpeg opens with an audio
+  stream and no pictures): kind `audio`, its duration, sample rate and channel count from the
+  headers, and its first packet decoded, so a file cut short before any sound is refused here
+  rather than playing silence in a render;
 - an SVG or a Lottie animation (`.svg`, `.json`, `.lottie`): supervisor/engine/vector_footage_probe.py,
   whose warnings (what will not draw as meant) come back under the key `warnings`, for the
   caller to report and not to store.
@@ -72,7 +77,7 @@ def probe(path: str, frame_rate: float | None = None) -> dict:
         width, height = _image_size(path)
         return {"name": os.path.basename(path), "path": path, "kind": "image",
                 "width": width, "height": height}
-    return _probe_video(path)
+    return _probe_media(path)
 
 
 def is_missing(footage: dict) -> bool:
@@ -93,26 +98,33 @@ def _image_size(path: str) -> tuple[int, int]:
     return image.width(), image.height()
 
 
-def _probe_video(path: str) -> dict:
+def _probe_media(path: str) -> dict:
+    """A file FFmpeg opens: a video (pictures, perhaps with sound) or a sound file."""
     try:
         with av.open(path, container_options=OPEN_OPTIONS) as container:
-            if not container.streams.video:
-                raise ProbeError(f"cannot import {path}: it has no video stream; import an image "
-                                 "or a video file.")
-            stream = container.streams.video[0]
-            rate = stream.average_rate or stream.guessed_rate or Fraction(DEFAULT_SEQUENCE_RATE)
-            if stream.duration is not None and stream.time_base is not None:
-                duration = float(stream.duration * stream.time_base)
-            elif container.duration is not None:
-                duration = container.duration / av.time_base
-            else:
-                duration = 0.0
-            frames = stream.frames or int(round(duration * float(rate)))
-            width, height = stream.codec_context.width, stream.codec_context.height
+            # Cover art (an MP3's or M4A's picture) is a video stream of one attached picture:
+            # such a file is sound, not a video.
+            pictures = [stream for stream in container.streams.video
+                        if not stream.disposition & av.stream.Disposition.attached_pic]
+            sounds = list(container.streams.audio)
+            if pictures:
+                fields = _video_fields(path, container, pictures[0])
+                return {**fields, "hasAudio": bool(sounds)}
+            if sounds:
+                return _audio_fields(path, container, sounds[0])
+            raise ProbeError(f"cannot import {path}: it has no video or audio stream; import an "
+                             "image, a video or a sound file.")
     except ProbeError:
         raise
     except (av.FFmpegError, OSError, ValueError) as error:
         raise ProbeError(_unreadable(path, error)) from None
+
+
+def _video_fields(path: str, container, stream) -> dict:
+    rate = stream.average_rate or stream.guessed_rate or Fraction(DEFAULT_SEQUENCE_RATE)
+    duration = _duration(container, stream)
+    frames = stream.frames or int(round(duration * float(rate)))
+    width, height = stream.codec_context.width, stream.codec_context.height
     if not width or not height:
         raise ProbeError(f"cannot import {path}: its video stream has no frame size; the file "
                          "may be damaged.")
@@ -124,6 +136,28 @@ def _probe_video(path: str) -> dict:
             "frameCount": frames}
 
 
+def _audio_fields(path: str, container, stream) -> dict:
+    context = stream.codec_context
+    if not context.sample_rate or not context.channels:
+        raise ProbeError(f"cannot import {path}: its audio stream has no sample rate or "
+                         "channels; the file may be damaged.")
+    if next(container.decode(stream), None) is None:
+        raise ProbeError(f"cannot import {path}: it holds no sound that decodes (the file may "
+                         "be cut short or damaged); export it again or pick another file.")
+    return {"name": os.path.basename(path), "path": path, "kind": "audio",
+            "duration": round(_duration(container, stream), 6),
+            "sampleRate": context.sample_rate, "channels": context.channels}
+
+
+def _duration(container, stream) -> float:
+    """Seconds, from the stream's header, else the container's; 0 when neither says."""
+    if stream.duration is not None and stream.time_base is not None:
+        return float(stream.duration * stream.time_base)
+    if container.duration is not None:
+        return container.duration / av.time_base
+    return 0.0
+
+
 def _unreadable(path: str, error: Exception) -> str:
     """Why FFmpeg would not open `path` as footage, as a sentence."""
     if is_playlist_name(path) or names_other_files(_head(path)):
@@ -131,9 +165,10 @@ def _unreadable(path: str, error: Exception) -> str:
     if isinstance(error, av.error.ArgumentError):  # EINVAL: a demuxer not on the allow-list
         return (f"cannot import {path}: FFmpeg reads it with a demuxer that rendervisor does not "
                 "use for footage (only those reading one file: MP4, MOV, MKV, WebM, AVI, MPEG, "
-                "MXF and the like, and single pictures); convert it to one of those.")
-    return (f"cannot import {path}: it is neither an image nor a video rendervisor can read "
-            f"({error}); convert it or pick another file.")
+                "MXF and the like, single pictures, and WAV, FLAC, MP3, AAC, M4A and Ogg "
+                "sound); convert it to one of those.")
+    return (f"cannot import {path}: it is not an image, a video or a sound file rendervisor "
+            f"can read ({error}); convert it or pick another file.")
 
 
 def _head(path: str) -> bytes:

@@ -6,8 +6,8 @@ Checking at import alone is not enough: a project opened from a file (with --pro
 project.open) brings footage paths of its own, written before this session's roots existed or
 crafted to point elsewhere, and an image sequence's frames are separate files, any of which can
 be a symbolic link out of the roots. So every file a footage item can read is checked each time
-a drawing starts: a still or video's file, and every existing file an image sequence's pattern
-matches (each resolved on its own).
+a drawing starts: a still, video or sound file, and every existing file an image sequence's
+pattern matches (each resolved on its own).
 
 A footage file can also make FFmpeg read other files: an HLS playlist, a DASH manifest or an
 ffconcat list names them, and FFmpeg's image2 demuxer reads `%d` in a picture's name as a
@@ -94,13 +94,14 @@ def check_document(engine, document: dict) -> None:
                 # Whatever its kind says: a crafted project can call a playlist an image. SVG
                 # and Lottie footage is read from its bytes, never by FFmpeg, and names no
                 # other file (protocol/model/lottie_files.py, workers/compositor/svg_footage.py).
-                if footage.get("kind") == "video":  # FFmpeg opens it
+                if footage.get("kind") in ("video", "audio"):  # FFmpeg opens it
                     _refuse_frame_field(path)
                 _refuse_playlist(engine, path)
         except CommandError as error:
             reason = str(error).rstrip(".")
+            verb = "played" if footage.get("kind") == "audio" else "drawn"
             raise CommandError(
-                f"footage {footage.get('name', footage.get('id'))!r} cannot be drawn: {reason}; "
+                f"footage {footage.get('name', footage.get('id'))!r} cannot be {verb}: {reason}; "
                 "point it at a file inside the roots with footage.replace, or remove it (its "
                 "layers first) with footage.remove.") from None
 

@@ -55,6 +55,8 @@ def pre_render(service, engine, params: dict, work: Work | None) -> dict:
                     timing = {key: layer["content"][key] for key in TIME_CONTENT
                               if key in layer["content"] and layer["type"] == "video"}
                     layer["content"] = {"footage": footage["id"], **timing}
+                    if layer["type"] == "image":
+                        layer.pop("audio")  # a still is not heard (a video layer keeps it)
                     replaced.append(layer["id"])
         return replaced
 

@@ -14,7 +14,8 @@ The order of decisions is docs/outputs.md's and docs/rendering.md's:
    supervisor/render/inputs.py); if one is, the whole render is refused with `RenderRefused` as for
    a clash, naming the item, the input and the file;
 5. the frames are split into chunks (`split`), video chunks on key frame boundaries, so the
-   output is the same whatever the worker count.
+   output is the same whatever the worker count; an item whose file carries sound gets one
+   sound track, mixed for its frames (supervisor/render/sound_plan.py).
 
 Reads the disk (does a frame exist?) but never writes to it.
 """
@@ -28,10 +29,12 @@ from typing import Callable
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.frame_spec import frames_of
 from protocol.model.keyframes import frame_count
+from protocol.model.layers import FOOTAGE_TYPES
 from protocol.model.output_formats import output_format
 from protocol.model.output_names import expand_comp_name, find_clash, frame_path, planned_output
 from supervisor.engine.footage_probe import is_missing
 from supervisor.render.inputs import ProjectInputs
+from supervisor.render.sound_plan import SoundPlan, plan_sound
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
@@ -72,6 +75,7 @@ class ItemPlan:
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None  # refused before rendering
     skipped: bool = False  # a video whose file exists, with skipExisting
+    sound: SoundPlan | None = None  # the file's sound track, mixed once for the item
 
     @property
     def is_sequence(self) -> bool:
@@ -109,6 +113,7 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
         if plan.error:
             continue
         _frames_to_write(plan, claimed)
+        plan.sound = plan_sound(document, items[plan.id], plan.comp, plan.frames)
         overwrite = inputs.overwrite(plan.files())
         if overwrite is not None:
             raise RenderRefused(overwrite.sentence(plan.id, f"give {plan.id} another output",
@@ -118,6 +123,8 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
 
 
 def split(plan: ItemPlan, workers: int) -> list[Chunk]:
+    if output_format(plan.format).audio_only:
+        return []  # no pictures: the item is its sound track alone
     wanted = workers * CHUNKS_PER_WORKER
     if plan.is_sequence:
         size = max(1, min(CHUNK_FRAMES, -(-len(plan.frames) // wanted)))
@@ -187,7 +194,7 @@ def missing_footage(document: dict, comp: dict) -> list[str]:
             return
         seen.add(current["id"])
         for layer in current["layers"]:
-            if layer["type"] in ("image", "video", "lottie"):
+            if layer["type"] in FOOTAGE_TYPES:
                 ref = layer["content"].get("footage")
                 item = footage.get(ref)
                 name = item["path"] if item else f"footage id {ref}"

@@ -4,11 +4,13 @@ left behind when it ends (finished outputs) or stops (nothing it created).
     RenderRun.run (the render's own thread)
         │ starts one thread per render worker it uses (at most the pool's capacity)
         ▼
-    chunk thread ── pool.acquire("render") ── loop: next chunk (items in queue order)
-        │   record the chunk's files (chunk_paths) in its item's OpenedFiles
+    chunk thread ── pool.acquire("render") ── loop: next task (items in queue order)
+        │   record the task's files (chunk_paths, the sound track) in its item's OpenedFiles
         │   run_with_snapshot(... "render_chunk" ...)  ◄── progress: one frame written
-        │   a dead worker: release it, retry the chunk once on a fresh worker (new token)
-        └── the item's last chunk: join the video's segments (stream copy) and keep the output
+        │     or, first among an item's tasks, its sound: "audio_mix" (render/sound_jobs.py)
+        │   a dead worker: release it, retry the task once on a fresh worker (new token)
+        └── the item's last task in: join the video's segments and its sound track (stream
+            copy), or put a wav's track in place, and keep the output
     run() joins the threads, then removes every recorded file of an item not done.
 
 Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
@@ -30,9 +32,9 @@ from protocol.model.output_names import frame_path
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.plan import ItemPlan
 from supervisor.render.snapshot_jobs import run_with_snapshot
+from supervisor.render.sound_jobs import SOUND, clip_warning, place_output, sound_payload
 from supervisor.runtime.worker_memory import LIMIT_SETTING
-from workers.exporter import (Chunk, JoinError, OpenedFiles, chunk_paths, join_segments,
-                              with_new_token)
+from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
 
 log = logging.getLogger("rendervisor.render")
 
@@ -49,6 +51,8 @@ class ItemRun:
         self.opened = OpenedFiles()
         self.segments: dict[int, str | None] = {}
         self.chunks_done = 0
+        self.sound_done = plan.sound is None
+        self.warnings: list[str] = []
         self.written = 0
         self.counted: dict[int, int] = {}  # frames counted per chunk (a retry counts again)
         self.attempt_frames: dict[int, int] = {}
@@ -58,7 +62,7 @@ class ItemRun:
         self.failure: JobFailed | None = None  # what failed the chunk that failed the item
         if plan.error:
             self.status = "failed"
-        elif not plan.chunks:
+        elif not plan.chunks and plan.sound is None:
             self.status = "done"  # nothing to write: every frame exists, or skipped whole
 
     @property
@@ -71,7 +75,14 @@ class ItemRun:
             entry["skipped"] = True
         if self.error and self.status == "failed":
             entry["error"] = self.error
+        if self.warnings:
+            entry["warnings"] = list(self.warnings)
         return entry
+
+    def tasks(self) -> list[tuple[int, object]]:
+        """(index, what to run): the sound first, so it mixes while the chunks draw."""
+        sound = [(SOUND, self.plan.sound)] if self.plan.sound is not None else []
+        return sound + list(enumerate(self.plan.chunks))
 
 
 class RenderRun:
@@ -84,7 +95,9 @@ class RenderRun:
         self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
         self.document = document
         self.items = [ItemRun(plan) for plan in plans]
-        self.total = sum(len(item.plan.frames) for item in self.items if not item.finished)
+        # Frames drawn: a wav draws none (its progress is its item's status).
+        self.total = sum(len(item.plan.frames) for item in self.items
+                         if not item.finished and item.plan.chunks)
         self.written = 0
         # The render's scope: its caller's (a child of it) or its own (wait:false); every
         # chunk job waits on it, so one cancel wakes them all.
@@ -96,7 +109,7 @@ class RenderRun:
         self._lock = threading.Lock()
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
-            for index, chunk in enumerate(item.plan.chunks))
+            for index, chunk in item.tasks())
         self.cancel.on_cancel(self._drop_queue)
 
     @property
@@ -196,12 +209,14 @@ class RenderRun:
                         self._fail(item, f"{item.plan.id} failed: no render worker could be "
                                          f"started ({error}).")
                     return None
-            self._record(item, chunk)
+            self._record(item, index, chunk)
             with self._lock:
                 item.attempt_frames[index] = 0
+            task, payload = (("audio_mix", sound_payload(item.plan, chunk)) if index == SOUND
+                             else ("render_chunk", chunk_payload(item.plan, chunk)))
             try:
                 value = run_with_snapshot(
-                    self.pool, worker, "render_chunk", chunk_payload(item.plan, chunk),
+                    self.pool, worker, task, payload,
                     self.snapshot_id, self.document, cancel=self.cancel,
                     on_progress=lambda number: self._frame_written(item, index, number))
             except JobFailed as error:
@@ -211,37 +226,39 @@ class RenderRun:
                 if self.stopped:
                     return worker
                 if error.reason in RETRYABLE and attempt == 1:
-                    log.warning("%s; retrying frames %s of %s on a fresh worker", error,
-                                _span(chunk), item.plan.id)
-                    self._remove_temporaries(item, chunk)
+                    log.warning("%s; retrying %s of %s on a fresh worker", error,
+                                _what(index, chunk), item.plan.id)
+                    self._remove_temporaries(item, index, chunk)
                     chunk = with_new_token(chunk)
+                    if index == SOUND:
+                        item.plan.sound = chunk
                     continue
                 if error.reason == OUT_OF_MEMORY:  # not retried: it would need as much again
                     tail = f"; simplify the comp, or give workers more memory ({LIMIT_SETTING})"
                 else:
                     tail = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
-                self._fail(item, f"{item.plan.id} failed while rendering frames {_span(chunk)}: "
+                self._fail(item, f"{item.plan.id} failed while {_what(index, chunk, True)}: "
                                  f"{error}{tail}.", error)
                 return worker
             self._chunk_done(item, index, value)
             return worker
         return worker
 
-    def _record(self, item: ItemRun, chunk: Chunk) -> None:
-        """Record what the chunk may create, before it is sent: a frame that exists already is
+    def _record(self, item: ItemRun, index: int, chunk) -> None:
+        """Record what the task may create, before it is sent: a frame that exists already is
         not ours until the worker says it wrote it (see _frame_written)."""
-        paths = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
+        paths = [path for path in _task_paths(item.plan, index, chunk)
                  if not os.path.exists(path)]
         with self._lock:
             item.opened.add_all(paths)
 
-    def _remove_temporaries(self, item: ItemRun, chunk: Chunk) -> None:
+    def _remove_temporaries(self, item: ItemRun, index: int, chunk) -> None:
         """Remove what a dead attempt at `chunk` left half-written: its temporaries (named by
         its token, so the retry never writes them). Its finished frames stay; the retry
         replaces them. Without this, an item that then completes would keep them as output."""
         finals = ({frame_path(item.plan.output, number) for number in chunk.frames}
                   if item.plan.is_sequence else set())
-        temporaries = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
+        temporaries = [path for path in _task_paths(item.plan, index, chunk)
                        if path not in finals]
         with self._lock:
             for path in temporaries:
@@ -279,20 +296,26 @@ class RenderRun:
         with self._lock:
             if item.status == "failed":
                 return
-            item.segments[index] = value.get("segment")
-            item.chunks_done += 1
-            if item.chunks_done < len(item.plan.chunks):
+            if index == SOUND:
+                item.sound_done = True
+                warning = clip_warning(item.plan, value)
+                if warning:
+                    item.warnings.append(warning)
+            else:
+                item.segments[index] = value.get("segment")
+                item.chunks_done += 1
+            if item.chunks_done < len(item.plan.chunks) or not item.sound_done:
                 return
         self._finish(item)
 
     def _finish(self, item: ItemRun) -> None:
-        """The item's last chunk is in: join a video's segments; the output is then kept."""
+        """The item's last task is in: join a video's segments (and its sound track), or put
+        a wav in place; the output is then kept."""
         plan = item.plan
         if not plan.is_sequence:
             segments = [item.segments[index] for index in range(len(plan.chunks))]
             try:
-                join_segments(segments, plan.format, plan.output, plan.comp["frameRate"],
-                              item.opened)
+                place_output(plan, segments, item.opened)
             except (JoinError, OSError, ValueError) as error:
                 self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
                 return
@@ -323,6 +346,20 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
             "output": plan.output, "frameRate": plan.comp["frameRate"],
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent}
+
+
+def _task_paths(plan: ItemPlan, index: int, chunk) -> list[str]:
+    """Every file one of an item's tasks can create: a chunk's, or the sound track."""
+    if index == SOUND:
+        return [chunk.path(plan.output)]
+    return chunk_paths(chunk, plan.format, plan.output)
+
+
+def _what(index: int, chunk, doing: bool = False) -> str:
+    """A task, as a log line or a failure names it."""
+    if index == SOUND:
+        return "mixing its sound" if doing else "its sound"
+    return f"rendering frames {_span(chunk)}" if doing else f"frames {_span(chunk)}"
 
 
 def _span(chunk: Chunk) -> str:

@@ -162,3 +162,24 @@ def test_a_fifo_given_as_the_project_is_one_line_and_exit_2_without_waiting(tmp_
     finally:
         os.close(holder)
     assert_usage_error(result, "pipe.rvproj", "FIFO")
+
+
+def test_format_wav_renders_the_sound_alone_and_a_clipping_mix_is_a_warning(tmp_path):
+    import numpy as np
+    from supervisor.engine.engine import Engine
+    from tests.helpers.sound_files import decode_sound, tone, write_wav
+    project = small_project(tmp_path / "show.rvproj", frames=30)
+    engine = Engine(project)
+    loud = write_wav(tmp_path / "loud.wav", np.stack([tone(1.0, 300, 0.8)] * 2))
+    for name in ("A", "B"):
+        engine.run("layer.add", {"comp": "Main", "type": "audio", "name": name, "path": loud})
+    engine.run("project.save", {})
+    result = rendervisor("render", project, "--comp", "Main", "--format", "wav", "--output",
+                         tmp_path / "mix.wav")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("done") and lines[0].endswith("mix.wav")
+    assert lines[1].strip().startswith("warning: the sound of item") and "clips" in lines[1]
+    sound, rate = decode_sound(tmp_path / "mix.wav")
+    assert (sound.shape, rate) == ((2, 48000), 48000)
+    assert np.abs(sound).max() == pytest.approx(1.0, abs=1e-3)

@@ -75,3 +75,32 @@ def test_a_malformed_scheduler_address_is_one_line(project):
     lines = [line for line in result.stderr.splitlines() if not line.startswith("Fontconfig")]
     assert result.returncode == 2 and len(lines) == 1
     assert "cannot reach the Dask scheduler at nonsense" in lines[0]
+
+
+def test_sound_is_mixed_once_and_the_file_is_the_same_bytes_at_any_worker_count_or_on_dask(
+        tmp_path):
+    """The mix is one job (here, on the node that joins): 1, 2 or 3 workers, or a local Dask
+    cluster, draw the pictures in different chunks and make the same file."""
+    import numpy as np
+    from supervisor.engine.engine import Engine
+    from tests.helpers.sound_files import decode_sound, onset, tone, write_wav
+    project = small_project(tmp_path / "sound.rvproj", frames=48)
+    engine = Engine(project)
+    engine.run("layer.add", {"comp": "Main", "type": "audio", "startTime": 0.5, "inPoint": 0.5,
+                             "path": write_wav(tmp_path / "tone.wav",
+                                               np.stack([tone(1.0)] * 2))})
+    engine.run("project.save", {})
+    made = []
+    for name, extra in (("one", ("--workers", "1")), ("two", ("--workers", "2")),
+                        ("three", ("--workers", "3")),
+                        ("dask", ("--workers", "2", "--cluster", "local"))):
+        output = tmp_path / f"{name}.mp4"
+        result = rendervisor("render", project, "--comp", "Main", "--output", output,
+                             "--chunk-size", "8", "--quiet", *extra)
+        assert result.returncode == 0, result.stderr
+        made.append(output.read_bytes())
+    assert all(other == made[0] for other in made[1:])
+    sound, rate = decode_sound(tmp_path / "one.mp4")
+    assert abs(onset(sound) - rate // 2) <= 1024
+    assert sorted(os.listdir(tmp_path)) == ["dask.mp4", "one.mp4", "sound.rvproj", "three.mp4",
+                                            "tone.wav", "two.mp4"]

@@ -27,6 +27,7 @@ def build_into(name, folder):
         return logo_reveal.build(str(folder))
     if name == "lower_third":
         # The committed clip: re-encoding it is slow and x264's bytes are not the point here.
+        # The bed is written again: the wave module's bytes are the same everywhere.
         shutil.copy(os.path.join(EXAMPLES, lower_third.CLIP_NAME), folder)
         return lower_third.build(str(folder), clip=str(folder / lower_third.CLIP_NAME))
     return bench_project.write_bench_project(str(folder))[0]
@@ -58,6 +59,31 @@ def test_the_lower_third_clip_is_small_and_three_seconds_long():
     with av.open(path) as container:
         stream = container.streams.video[0]
         assert (stream.width, stream.height, stream.frames) == (640, 360, 90)
+
+
+def test_the_lower_third_bed_is_what_its_script_writes_and_small(tmp_path):
+    written = lower_third.write_bed(str(tmp_path / lower_third.BED_NAME))
+    committed = os.path.join(EXAMPLES, lower_third.BED_NAME)
+    assert filecmp.cmp(written, committed, shallow=False), \
+        "examples/lower_third_bed.wav is stale; run python examples/lower_third.py"
+    assert os.path.getsize(committed) < 200_000
+
+
+def test_the_lower_third_renders_with_its_bed_fading_in_under_the_picture(tmp_path):
+    import numpy as np
+    from tests.helpers.cli_projects import rendervisor
+    from tests.helpers.sound_files import decode_sound, rms
+    copy = tmp_path / "clone"
+    shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("renders", "__pycache__"))
+    result = rendervisor("render", copy / "lower_third.rvproj", "--format", "wav", "--output",
+                         copy / "renders" / "bed.wav")
+    assert result.returncode == 0, result.stderr
+    sound, rate = decode_sound(copy / "renders" / "bed.wav")
+    assert (sound.shape, rate) == ((2, 3 * 48000), 48000)
+    tenths = [rms(sound[:, i * 4800:(i + 1) * 4800]) for i in range(30)]
+    assert tenths[0] < 0.001 and tenths[0] < tenths[3] < tenths[6] < tenths[9], "fades in"
+    assert tenths[24] > tenths[27] > tenths[29], "and out"
+    assert np.abs(sound).max() < 1.0
 
 
 @pytest.mark.parametrize("name", ["title_card", "lower_third", "logo_reveal"])

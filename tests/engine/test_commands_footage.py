@@ -73,13 +73,13 @@ def test_import_a_sequence_by_pattern_and_by_folder(tmp_path):
     (lambda p: None, "there is no such file; check the path"),
     (lambda p: (p / "bad.png").write_bytes(b"not a png"), "it is not an image rendervisor can "
                                                           "read"),
-    (lambda p: (p / "bad.mp4").write_bytes(b"\0" * 64), "is neither an image nor a video"),
+    (lambda p: (p / "bad.mp4").write_bytes(b"\0" * 64), "is not an image, a video or a sound file"),
 ])
 def test_import_bad_files(tmp_path, make, message):
     make(tmp_path)
     path = {"there is no such file; check the path": "gone.png",
             "it is not an image rendervisor can read": "bad.png",
-            "is neither an image nor a video": "bad.mp4"}[message]
+            "is not an image, a video or a sound file": "bad.mp4"}[message]
     with pytest.raises(CommandError, match=message):
         Engine().run("footage.import", {"path": str(tmp_path / path)})
 
@@ -167,8 +167,9 @@ def test_footage_that_names_other_files_is_refused_in_every_session(tmp_path, na
 
 
 def test_a_file_ffmpeg_reads_with_a_demuxer_not_meant_for_footage_is_refused(tmp_path):
-    """A WAV holds no picture, and FFmpeg's wav demuxer is not on the footage allow-list."""
-    with av.open(str(tmp_path / "tone.wav"), "w") as container:
+    """Sony Wave64 is sound FFmpeg reads, but its w64 demuxer is not on the footage allow-list
+    (WAV, FLAC, MP3, AAC, M4A and Ogg are)."""
+    with av.open(str(tmp_path / "tone.w64"), "w", format="w64") as container:
         stream = container.add_stream("pcm_s16le", rate=8000)
         frame = av.AudioFrame.from_ndarray(np.zeros((1, 800), np.int16), format="s16",
                                            layout="mono")
@@ -176,7 +177,7 @@ def test_a_file_ffmpeg_reads_with_a_demuxer_not_meant_for_footage_is_refused(tmp
         for packet in stream.encode(frame):
             container.mux(packet)
     with pytest.raises(CommandError, match="a demuxer that rendervisor does not use for footage"):
-        Engine().run("footage.import", {"path": str(tmp_path / "tone.wav")})
+        Engine().run("footage.import", {"path": str(tmp_path / "tone.w64")})
 
 
 @pytest.mark.parametrize("name", ["clip.mp4", "still.png"])

@@ -75,7 +75,7 @@ def test_layer_add_at_an_index_and_with_attributes_and_transform():
     ({"type": "image", "footage": "nothing"}, "the project has no footage; import some"),
     ({"type": "image", "path": "/no/such/file.png"}, "cannot import /no/such/file.png: there "
                                                      "is no such file"),
-    ({"type": "text", "path": "/x.png"}, "path is for image, video and lottie layers"),
+    ({"type": "text", "path": "/x.png"}, "path is for image, video, lottie and audio layers"),
     ({"type": "precomp", "source": "Main"}, "cannot show itself"),
     ({"type": "null", "colour": 1}, "layer.add does not take 'colour'; it takes comp, type"),
 ])

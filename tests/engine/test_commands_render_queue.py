@@ -67,7 +67,7 @@ def test_set_list_duplicate_remove_formats():
     assert [i["id"] for i in engine.doc["renderQueue"]] == [duplicate["item"]]
     formats = engine.run("renderQueue.formats", {})["formats"]
     assert [f["format"] for f in formats] == ["png", "jpeg", "h264", "hevc", "prores", "vp9",
-                                              "gif"]
+                                              "gif", "wav"]
     with pytest.raises(CommandError, match="there is no render queue item number 4"):
         engine.run("renderQueue.set", {"item": 4, "frames": "1"})
     with pytest.raises(CommandError, match="renderQueue.remove needs 'item'"):

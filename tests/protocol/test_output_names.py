@@ -44,7 +44,7 @@ def test_every_format_has_its_extension_and_kind():
     assert {n: (f.extension, f.is_sequence) for n, f in FORMATS.items()} == {
         "png": (".png", True), "jpeg": (".jpg", True), "h264": (".mp4", False),
         "hevc": (".mp4", False), "prores": (".mov", False), "vp9": (".webm", False),
-        "gif": (".gif", False)}
+        "gif": (".gif", False), "wav": (".wav", False)}
 
 
 def test_formats_listing_says_codecs_alpha_profiles_and_defaults():

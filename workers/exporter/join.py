@@ -6,6 +6,10 @@ partial video. The first segment's stream header (codec parameters and extradata
 all segments, which holds because every segment comes from an identically configured encoder
 (see video_encoders.py); a segment whose header differs is refused rather than joined into a
 file that players would decode wrongly.
+
+A video with sound gets its sound track (sound_tracks.py: mixed once for the whole item, in
+the same container) copied in the same pass, its packets interleaved with the pictures' by
+time; the pictures' packets are the same bytes as without it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ from workers.exporter.atomic_files import publish, temporary_path
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.video_encoders import CONTAINERS, SEGMENT_CONTAINERS, exact_rate, stamp
 
+# WebM writes random segment and track ids unless told to be exact: the same render must make
+# the same file.
+CONTAINER_OPTIONS = {"vp9": {"fflags": "+bitexact"}}
+
 
 GIF_SIGNATURES = (b"GIF87a", b"GIF89a")
 
@@ -27,14 +35,16 @@ class JoinError(RuntimeError):
 
 
 def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rate,
-                  opened: OpenedFiles | None = None, remove_segments: bool = True) -> int:
-    """Copy the segments' packets, in order, into `final_path`; returns the frame count.
+                  opened: OpenedFiles | None = None, remove_segments: bool = True,
+                  sound_track: str | None = None) -> int:
+    """Copy the segments' packets, in order, into `final_path`, with the packets of
+    `sound_track` (a file of the same container) beside them; returns the frame count.
 
     The segments must follow each other without gap or overlap, the first starting at the
     video's frame 0. `final_path` appears only when complete, and is recorded in `opened`
     (call `opened.keep([final_path])` once the item counts as done). The segments are then
     removed (and forgotten) unless `remove_segments` is False; on an error they stay, for the
-    record's cleanup."""
+    record's cleanup; so does the sound track, which is the caller's to remove."""
     if not segment_paths:
         raise JoinError(f"no segments to join into {final_path}; render at least one frame")
     opened = opened if opened is not None else OpenedFiles()
@@ -42,7 +52,7 @@ def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rat
     opened.make_folders(final_path)
     temporary = opened.add(temporary_path(final_path))
     try:
-        frame_count = _copy_packets(segment_paths, fmt, temporary, rate)
+        frame_count = _copy_packets(segment_paths, fmt, temporary, rate, sound_track)
     except BaseException:
         # The temporary is ours alone and useless now; the segments stay for the caller.
         OpenedFiles([temporary]).remove_all()
@@ -56,11 +66,14 @@ def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rat
     return frame_count
 
 
-def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate) -> int:
+def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate,
+                  sound_track: str | None) -> int:
     """Copy every segment's packets into a new `fmt` file at `temporary`; the frame count."""
     frame_count = 0
     gif_header = b""
-    with av.open(temporary, "w", format=CONTAINERS[fmt]) as output:
+    with av.open(temporary, "w", format=CONTAINERS[fmt],
+                 options=CONTAINER_OPTIONS.get(fmt, {})) as output, \
+            SoundPackets(sound_track) as sound:
         out_stream = None
         extradata = None
         for path in segment_paths:
@@ -78,6 +91,7 @@ def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate) -> i
                         # The template drops the tag, and the muxer's default would say
                         # hev1 for hvc1 and ProRes HQ for every ProRes profile.
                         out_stream.codec_tag = stream.codec_context.codec_tag
+                    sound.add_stream_to(output)
                     output.start_encoding()
                     extradata = stream.codec_context.extradata
                 elif stream.codec_context.extradata != extradata:
@@ -97,9 +111,55 @@ def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate) -> i
                         packet = _without_gif_header(packet, gif_header, path)
                     packet.stream = out_stream
                     stamp(packet, frame_count, rate, out_stream)
+                    sound.mux_until(output, frame_count / rate)
                     output.mux(packet)
                     frame_count += 1
+        sound.mux_until(output, None)
     return frame_count
+
+
+class SoundPackets:
+    """A sound track's packets, copied into a joined video up to each picture's time, so the
+    file interleaves them as a player reads it (no muxer buffering a whole track). With no
+    track it does nothing."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._container = None
+        self._stream = None
+        self._out = None
+        self._pending = None
+        self._packets = iter(())
+
+    def __enter__(self) -> "SoundPackets":
+        if self.path is not None:
+            self._container = av.open(self.path)
+            self._stream = self._container.streams.audio[0]
+            self._packets = (packet for packet in self._container.demux(self._stream)
+                             if packet.size and packet.dts is not None)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._container is not None:
+            self._container.close()
+
+    def add_stream_to(self, output) -> None:
+        if self._stream is not None:
+            self._out = output.add_stream_from_template(self._stream)
+
+    def mux_until(self, output, seconds) -> None:
+        """Copy the packets that start by `seconds` (all that are left, for None)."""
+        while True:
+            if self._pending is None:
+                self._pending = next(self._packets, None)
+                if self._pending is None:
+                    return
+            packet = self._pending
+            if seconds is not None and packet.dts * packet.time_base > seconds:
+                return
+            packet.stream = self._out
+            output.mux(packet)
+            self._pending = None
 
 
 def _check_segment_start(packet: av.Packet, path: str, expected: int, rate) -> None:

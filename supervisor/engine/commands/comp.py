@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 
+from protocol.model.audio import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
 from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
                                numbered_name, renew_ids, unique_name)
 from protocol.model.values import check_value
@@ -20,11 +21,14 @@ SETTINGS = {
     "frameRate": {"type": "number", "description": "frames per second (default 30)"},
     "duration": {"type": "number", "description": "length in seconds (default 10)"},
     "background": described(COLOR, "the background color (default black)"),
+    "audioSampleRate": {"type": "integer", "enum": list(SAMPLE_RATES),
+                        "description": f"the rate its sound is mixed at, in Hz (default "
+                                       f"{DEFAULT_SAMPLE_RATE})"},
 }
 MOTION_BLUR = {"type": "object", "description": "{enabled?, samples?, shutterAngle?}: motion blur "
                "for layers that move (samples per frame, shutter angle in degrees)"}
 _KINDS = {"name": "string", "width": "positive", "height": "positive", "frameRate": "positive",
-          "duration": "positive", "background": "color"}
+          "duration": "positive", "background": "color", "audioSampleRate": SAMPLE_RATES}
 MOTION_BLUR_KINDS = {"enabled": "bool", "samples": "positive", "shutterAngle": "nonNegative"}
 MAX_SIDE = 16384  # Skia's raster surfaces stop here; a larger comp could never be rendered
 
@@ -52,7 +56,8 @@ def checked_settings(params: dict, comp: dict = COMP_DEFAULTS) -> dict:
 
 
 @command("comp.new", "New composition",
-         "Add a composition (default 1920x1080, 30 fps, 10 s, black); returns {comp} (its id).",
+         "Add a composition (default 1920x1080, 30 fps, 10 s, black, sound mixed at 48000 Hz); "
+         "returns {comp} (its id).",
          SETTINGS)
 def comp_new(engine, params, work):
     doc = engine.doc
@@ -64,7 +69,8 @@ def comp_new(engine, params, work):
 
 
 @command("comp.set", "Change a composition",
-         "Change a comp's name, size, frame rate, duration, background or motion blur. Layers "
+         "Change a comp's name, size, frame rate, duration, background, audioSampleRate or "
+         "motion blur. Layers "
          "keep their times in seconds.",
          {"comp": COMP_REF, **SETTINGS, "motionBlur": MOTION_BLUR}, required=("comp",))
 def comp_set(engine, params, work):
@@ -82,7 +88,7 @@ def comp_set(engine, params, work):
             except ValueError as error:
                 raise CommandError(f"motionBlur.{key}: {error}.") from None
         comp["motionBlur"] = blur
-    return comp_summary(comp)
+    return comp_summary(comp, document=engine.doc)
 
 
 @command("comp.remove", "Remove a composition",
@@ -133,4 +139,4 @@ def comp_duplicate(engine, params, work):
          "Every comp with its size, frame rate, duration, frame count and layer count.",
          kind="read")
 def comp_list(engine, params, work):
-    return {"comps": [comp_summary(comp) for comp in engine.doc["comps"]]}
+    return {"comps": [comp_summary(comp, document=engine.doc) for comp in engine.doc["comps"]]}

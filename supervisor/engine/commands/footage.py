@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from protocol.model.audio import footage_sounds
 from protocol.model.document import allocate_id
 from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
@@ -19,13 +20,53 @@ from supervisor.engine.footage_reads import check_import
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), a folder of numbered "
-                            "images, an SVG (vector), or a Lottie animation (.json, .lottie)")
+                            "images, an SVG (vector), a Lottie animation (.json, .lottie), or a "
+                            "sound file (WAV, FLAC, MP3, AAC, M4A, Ogg, Opus)")
+# Which layer type shows footage of each kind (an audio layer also plays a video's sound).
+SHOWN_BY = {"image": "image", "vector": "image", "video": "video", "sequence": "video",
+            "lottie": "lottie", "audio": "audio"}
+
+
+def _user_types(doc: dict, footage: dict) -> set[str]:
+    """The types of the layers showing `footage`."""
+    return {layer["type"] for comp in doc["comps"] for layer in comp["layers"]
+            if layer["content"].get("footage") == footage["id"]}
+
+
+def _still_shown(layer_type: str, fields: dict) -> bool:
+    """Whether a layer of `layer_type` shows footage probed as `fields` (footage.replace)."""
+    if layer_type in ("image", "video"):
+        return fields["kind"] in ("image", "vector", "video", "sequence")
+    if layer_type == "audio":
+        return footage_sounds(fields)
+    return fields["kind"] == layer_type  # lottie
+
 
 def _users(doc: dict, footage: dict) -> list[str]:
     """The layers showing `footage`, as `'Name' in comp 'Main'`."""
     return [f"{layer['name']!r} in comp {comp['name']!r}" for comp in doc["comps"]
             for layer in comp["layers"] if "footage" in layer["content"]
             and layer["content"]["footage"] == footage["id"]]
+
+
+def article(word: str) -> str:
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
+def check_shown_by(footage: dict, kind: str) -> None:
+    """CommandError unless a `kind` layer can show (or play) `footage`."""
+    if kind == "audio" and footage["kind"] == "video":
+        if not footage_sounds(footage):
+            raise CommandError(f"footage {footage['name']!r} has no sound (its file has no "
+                               "audio stream), so an audio layer would play nothing; import a "
+                               "sound file, or show the clip with a video layer.")
+        return
+    if SHOWN_BY[footage["kind"]] != kind:
+        what = "sound" if footage["kind"] == "audio" else article(footage["kind"])
+        raise CommandError(f"footage {footage['name']!r} is {what}; "
+                           f"show it with {article(SHOWN_BY[footage['kind']])} layer.")
+
+
 FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (default 30)"}
 
 
@@ -60,9 +101,12 @@ def import_footage(engine, path: str, name: str | None = None,
 
 @command("footage.import", "Import footage",
          "Import an image, an image sequence, a video, an SVG (kind vector, drawn sharp at any "
-         "scale) or a Lottie animation (.json or .lottie, kind lottie, shown by a lottie "
-         "layer): probes its size (and frame rate, duration and frame count for sequences, "
-         "video and Lottie). Importing a file already in the project returns the existing item. "
+         "scale), a Lottie animation (.json or .lottie, kind lottie, shown by a lottie "
+         "layer) or a sound file (WAV, FLAC, MP3, AAC, M4A, Ogg, Opus: kind audio, played by an "
+         "audio layer): probes its size (and frame rate, duration and frame count for "
+         "sequences, video and Lottie; whether a video has sound, hasAudio; a sound's "
+         "duration, sampleRate and channels). Importing a file already in the project returns "
+         "the existing item. "
          "Returns {footage} (its id), what was probed, and warnings about what will not draw "
          "as meant.",
          {"path": PATH, "name": {"type": "string", "description": "the item's name (default: the "
@@ -96,15 +140,19 @@ def footage_replace(engine, params, work):
     footage = find_footage(engine.doc, params["footage"])
     fields = probed(engine, params["path"], params.get("frameRate"))
     warnings = fields.pop("warnings", [])
-    if (footage["kind"] == "lottie") != (fields["kind"] == "lottie") and \
-            _users(engine.doc, footage):
-        # Image and video layers draw whatever kind their footage is; a lottie layer only a
-        # Lottie animation, and the other way round.
+    unfit = sorted(layer_type for layer_type in _user_types(engine.doc, footage)
+                   if not _still_shown(layer_type, fields))
+    if unfit:
+        # Image and video layers draw any picture; a lottie layer only a Lottie animation, and
+        # an audio layer only sound.
         raise CommandError(f"footage {footage['name']!r} is {footage['kind']} footage shown by "
                            f"layer {', '.join(_users(engine.doc, footage))}, and "
-                           f"{params['path']} is {fields['kind']} footage, which another type "
-                           "of layer shows; import it as new footage for a new layer instead.")
-    for key in ("frameRate", "duration", "frameCount", "firstFrame"):
+                           f"{params['path']} is {fields['kind']} footage"
+                           f"{' without sound' if unfit[0] == 'audio' else ''}, which "
+                           f"{article(unfit[0])} layer does not show; import it as new footage "
+                           "for a new layer instead.")
+    for key in ("width", "height", "frameRate", "duration", "frameCount", "firstFrame",
+                "hasAudio", "sampleRate", "channels"):
         footage.pop(key, None)
     footage.update(fields)
     result = {"footage": footage["id"], **footage_summary(footage)}

@@ -12,11 +12,12 @@ from protocol.model.bezier import PATH_KEYS
 from protocol.model.document import (DocumentError, allocate_id, check_property, numbered_name,
                                      precomp_cycle, renew_ids, unique_name)
 from protocol.model.keyframes import static_value
-from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, LATER_ATTRIBUTES, LAYER_TYPES,
-                                   REQUIRED_CONTENT, SHAPE_EXTRAS, TRANSFORM, content_box,
-                                   default_content, new_layer)
+from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, FOOTAGE_TYPES,
+                                   LATER_ATTRIBUTES, LAYER_TYPES, REQUIRED_CONTENT, SHAPE_EXTRAS,
+                                   TRANSFORM, content_box, default_content, new_layer)
+from protocol.model.numbers import is_number
 from protocol.model.values import check_value
-from supervisor.engine.commands.footage import import_footage
+from supervisor.engine.commands.footage import article, check_shown_by, import_footage
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.engine.commands.overview import layer_summary
 from supervisor.engine.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
@@ -101,19 +102,18 @@ CONTENT_PARAMS = {
     "lineHeight": {"type": "number", "description": "text: line height as a multiple of size"},
     "bold": {"type": "boolean"},
     "italic": {"type": "boolean"},
-    "footage": {"type": "string", "description": "image, video, lottie: a footage id or name"},
+    "footage": {"type": "string", "description": "image, video, lottie, audio: a footage id or "
+                "name"},
     "source": {"type": "string", "description": "precomp: the comp it shows (id or name)"},
-    "timeRemap": {"type": ["number", "null"], "description": "precomp, video: the source's "
-                  "time in seconds to show (animate with prop.addKey to freeze, slow or "
-                  "reverse); null for none"},
-    "speed": {"type": "number", "description": "precomp, video: percent of real time the "
-              "source plays at (100; negative plays backwards)"},
-    "loop": {"type": "boolean", "description": "precomp, video: repeat the source from its "
-             "start at its end"},
+    "timeRemap": {"type": ["number", "null"], "description": "precomp, video, audio: the "
+                  "source's time in seconds to show (animate with prop.addKey to freeze, slow "
+                  "or reverse); null for none"},
+    "speed": {"type": "number", "description": "precomp, video, audio: percent of real time "
+              "the source plays at (100; negative plays backwards; sound changes pitch with "
+              "it)"},
+    "loop": {"type": "boolean", "description": "precomp, video, audio: repeat the source from "
+             "its start at its end"},
 }
-# Which layer type shows footage of each kind.
-SHOWN_BY = {"image": "image", "vector": "image", "video": "video", "sequence": "video",
-            "lottie": "lottie"}
 _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin", "strokeCap",
                  "trimStart", "trimEnd", "trimOffset", "dashes", "dashOffset")
 
@@ -122,15 +122,17 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
          "Add a layer of a type: solid {color, width?, height?}, shape {shape, size, fill?, "
          "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font? or fontFile?, "
          "size?, weight?, fill?, stroke?, align?, box?, fit?, direction?, ...}, image or video "
-         "{footage, or path to import}, lottie {footage or path: a Lottie animation}, precomp "
-         "{source}, null. The new layer is centered (anchor at its content's center, position at "
+         "{footage, or path to import}, lottie {footage or path: a Lottie animation}, audio "
+         "{footage or path: a sound file, or a video's sound}, precomp {source}, null. Audio, "
+         "video and precomp layers are heard (prop.set audio.level in dB, audio.muted). The "
+         "new layer is centered (anchor at its content's center, position at "
          "the comp's) and goes on top unless index says otherwise. Returns {layer} (its id), and "
          "warnings when a text's font is not installed or a character has no font, or when "
          "footage has parts that will not draw as meant.",
          {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
           **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
-          "path": described(READ_PATH, "image, video, lottie: a file to import as footage "
-                                      "first"),
+          "path": described(READ_PATH, "image, video, lottie, audio: a file to import as "
+                                      "footage first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
          required=("comp", "type"))
@@ -141,9 +143,9 @@ def layer_add(engine, params, work):
     params = dict(params)
     warnings: list[str] = []
     if "path" in params:
-        if kind not in ("image", "video", "lottie"):
-            raise CommandError(f"path is for image, video and lottie layers; a {kind} layer "
-                               "does not take one.")
+        if kind not in FOOTAGE_TYPES:
+            raise CommandError(f"path is for image, video, lottie and audio layers; a {kind} "
+                               "layer does not take one.")
         if "footage" in params:
             raise CommandError("give footage or path, not both.")
         footage, _, warnings = import_footage(engine, params.pop("path"))
@@ -157,7 +159,8 @@ def layer_add(engine, params, work):
                            f"{comp['name']!r}.")
     name = params.get("name") or _default_name(doc, comp, kind, content)
     layer = new_layer(doc, comp, allocate_id(doc, "layer"), name, kind, content,
-                      attributes=_video_timing(doc, comp, kind, content))
+                      attributes=_video_timing(doc, comp, kind, content,
+                                               params.get("startTime", 0.0)))
     comp["layers"].insert(index - 1, layer)
     apply_params(doc, comp, layer, params)
     if kind == "precomp" and precomp_cycle(doc, comp["id"]):
@@ -276,14 +279,14 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     spec = CONTENT[kind]
     given = {key: params[key] for key in CONTENT_PARAMS if key in params}
     allowed = set(spec)
-    what = _article(kind) + " layer"
+    what = article(kind) + " layer"
     if kind == "shape":
         shape = given.get("shape") or (layer["content"]["shape"] if layer else None)
         allowed = set(_SHAPE_COMMON) | set(SHAPE_EXTRAS.get(shape, {}))
         if shape == "path":
             allowed |= set(PATH_KEYS)
         if shape:
-            what = _article(shape) + " shape"
+            what = article(shape) + " shape"
     wrong = [key for key in given if key not in allowed]
     if wrong:
         takes = ", ".join(sorted(allowed)) or "no content params"
@@ -294,7 +297,7 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
         if kind == "shape" and given.get("shape") == "path" and "points" not in given:
             missing.append("points")
         if missing:
-            raise CommandError(f"{_article(kind)} layer needs {', '.join(map(repr, missing))}.")
+            raise CommandError(f"{article(kind)} layer needs {', '.join(map(repr, missing))}.")
     checked = {}
     if kind == "shape" and allowed.issuperset(PATH_KEYS):
         path_params = {key: given.pop(key) for key in PATH_KEYS if key in given}
@@ -314,9 +317,7 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
                                "a polygon or star.")
     if "footage" in checked:
         footage = find_footage(doc, checked["footage"])
-        if SHOWN_BY[footage["kind"]] != kind:
-            raise CommandError(f"footage {footage['name']!r} is {_article(footage['kind'])}; "
-                               f"show it with {_article(SHOWN_BY[footage['kind']])} layer.")
+        check_shown_by(footage, kind)
         checked["footage"] = footage["id"]
     if "source" in checked:
         checked["source"] = find_comp(doc, checked["source"])["id"]
@@ -366,10 +367,6 @@ def _path_value(given: dict, layer: dict | None) -> dict:
         return check_property("bezierPath", value, "path")
     except DocumentError as error:
         raise CommandError(f"{error}.") from None
-
-
-def _article(word: str) -> str:
-    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
 
 
 def _reshape(content: dict, shape: str) -> None:
@@ -432,7 +429,7 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
     if kind == "text":
         first_line = str(content["text"]).split("\n", 1)[0].strip()[:40]
         return unique_name(first_line or "Text", taken)
-    if kind in ("image", "video", "lottie"):
+    if kind in FOOTAGE_TYPES:
         footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
         return unique_name(footage["name"], taken)
     if kind == "precomp":
@@ -442,13 +439,14 @@ def _default_name(doc: dict, comp: dict, kind: str, content: dict) -> str:
     return numbered_name(base, taken)
 
 
-def _video_timing(doc: dict, comp: dict, kind: str, content: dict) -> dict:
-    """A video or Lottie layer ends where its footage does, if that is before the comp's
-    end."""
-    if kind not in ("video", "lottie"):
+def _video_timing(doc: dict, comp: dict, kind: str, content: dict, start_time) -> dict:
+    """A video, Lottie or audio layer ends where its footage does (played from its
+    startTime), if that is before the comp's end."""
+    if kind not in ("video", "lottie", "audio"):
         return {}
     footage = next(f for f in doc["footage"] if f["id"] == content["footage"])
     duration = footage.get("duration")
-    if duration and duration < comp["duration"]:
-        return {"outPoint": float(duration)}
+    end = float(start_time) + duration if duration and is_number(start_time) else None
+    if end is not None and end < comp["duration"]:
+        return {"outPoint": end}
     return {}

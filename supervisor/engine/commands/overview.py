@@ -7,6 +7,7 @@ document's bulk; an agent that needs every value reads a property with prop.get.
 
 from __future__ import annotations
 
+from protocol.model.audio import SOUNDING_TYPES, comp_has_sound, item_has_sound, sample_rate
 from protocol.model.keyframes import frame_count, is_animated, static_value
 from supervisor.engine.footage_probe import is_missing
 from workers.compositor.text_warnings import font_warnings
@@ -30,7 +31,7 @@ def document_overview(engine) -> dict:
     doc = engine.doc
     overview = {
         "project": project_info(engine),
-        "comps": [comp_summary(comp, with_layers=True) for comp in doc["comps"]],
+        "comps": [comp_summary(comp, with_layers=True, document=doc) for comp in doc["comps"]],
         "footage": [footage_summary(f) for f in doc["footage"]],
         "renderQueue": [item_summary(engine, item) for item in doc["renderQueue"]],
     }
@@ -43,12 +44,17 @@ def document_overview(engine) -> dict:
     return overview
 
 
-def comp_summary(comp: dict, with_layers: bool = False) -> dict:
+def comp_summary(comp: dict, with_layers: bool = False, document: dict | None = None) -> dict:
+    """A comp's settings; with `document`, whether anything in it can be heard (`sound`)."""
     summary = {"id": comp["id"], "name": comp["name"], "width": comp["width"],
                "height": comp["height"], "frameRate": comp["frameRate"],
                "duration": comp["duration"],
                "frames": frame_count(comp["duration"], comp["frameRate"]),
                "background": comp["background"], "layerCount": len(comp["layers"])}
+    if "audioSampleRate" in comp:
+        summary["audioSampleRate"] = sample_rate(comp)
+    if document is not None:
+        summary["sound"] = comp_has_sound(document, comp)
     if comp.get("motionBlur", {}).get("enabled"):
         summary["motionBlur"] = comp["motionBlur"]
     if comp.get("proxy"):
@@ -74,6 +80,8 @@ def layer_summary(comp: dict, layer: dict) -> dict:
     summary["transform"] = {key: _shown(value) for key, value in layer["transform"].items()}
     if layer["content"]:
         summary["content"] = {key: _shown(value) for key, value in layer["content"].items()}
+    if layer["type"] in SOUNDING_TYPES:
+        summary["audio"] = {key: _shown(value) for key, value in layer["audio"].items()}
     if layer["effects"]:
         summary["effects"] = [{"id": fx["id"], "effect": fx["effect"],
                                **({} if fx["enabled"] else {"enabled": False})}
@@ -106,6 +114,8 @@ def item_summary(engine, item: dict) -> dict:
     comp = next((c for c in engine.doc["comps"] if c["id"] == item["comp"]), None)
     summary = {"index": engine.doc["renderQueue"].index(item) + 1, **item,
                "compName": comp["name"] if comp else None}
+    if comp is not None:  # its sound as it will render, the default worked out
+        summary["audio"] = item_has_sound(engine.doc, item, comp)
     # Progress is runtime state (0..1), kept by the render service outside the document.
     summary["progress"] = engine.item_progress.get(item["id"],
                                                    1.0 if item["status"] == "done" else 0.0)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 
-from protocol.model.codec_options import CodecOptionRefused, accepted_options, check_codec_options
-from protocol.model.document import new_queue_item
+from protocol.model.codec_options import (CodecOptionRefused, accepted_options,
+                                          check_audio_options, check_codec_options)
+from protocol.model.document import ITEM_AUDIO_KEYS, new_queue_item
 from protocol.model.frame_spec import frame_ranges
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
@@ -34,6 +35,14 @@ ITEM_PARAMS = {
     "skipExisting": {"type": "boolean", "description": "leave frames whose file exists"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
                      'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
+    "audio": {"type": ["boolean", "null"], "description": "carry the comp's sound (default, "
+              "null: yes when the comp has sound and the format carries it; a wav always "
+              "does)"},
+    "audioCodec": {"type": ["string", "null"], "description": "aac (h264, hevc, prores), "
+                   "pcm_s16le or pcm_s24le (prores, wav), pcm_f32le (wav), opus (vp9); null: "
+                   "the format's first"},
+    "audioBitrate": {"type": ["string", "integer", "null"], "description": "bits per second "
+                     "for aac or opus (192k, 128000); null: the codec's default"},
 }
 
 
@@ -69,6 +78,16 @@ def _frames(params: dict, comp: dict):
     return spec
 
 
+def _audio_settings(settings: dict, format: str, owner: str) -> dict:
+    """The audio settings, once the format can take them (None: the default)."""
+    try:
+        check_audio_options(format, settings.get("audio"), settings.get("audioCodec"),
+                            settings.get("audioBitrate"), owner)
+    except CodecOptionRefused as error:
+        raise CommandError(str(error)) from None
+    return settings
+
+
 def _codec_options(options, format: str, owner: str) -> dict:
     """The options as given, once protocol/model/codec_options.py's list for the format allows
     them (an item stores what it was given)."""
@@ -81,28 +100,31 @@ def _codec_options(options, format: str, owner: str) -> dict:
 
 @command("renderQueue.add", "Queue a render",
          "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
-         "prores, vp9, gif), frames, skipExisting and encoder options. Returns {item, output} "
-         "with output resolved to an absolute path or pattern.",
+         "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, encoder options "
+         "and its sound (audio, audioCodec, audioBitrate). Returns {item, output} with output "
+         "resolved to an absolute path or pattern.",
          {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
 def queue_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     format = _format(params.get("output"), params.get("format"))
     frames = _frames(params, comp)
-    options = _codec_options(params.get("codecOptions"), format,
-                             f"the new item of comp {comp['name']!r}")
+    owner = f"the new item of comp {comp['name']!r}"
+    options = _codec_options(params.get("codecOptions"), format, owner)
+    audio = _audio_settings({key: params.get(key) for key in ITEM_AUDIO_KEYS}, format, owner)
     output = new_item_output(engine, comp, params.get("output"), format, frames)
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
-                          params.get("skipExisting", False), options)
+                          params.get("skipExisting", False), options, audio)
     doc["renderQueue"].append(item)
     return {"item": item["id"], "output": output, "format": format,
             "index": len(doc["renderQueue"])}
 
 
 @command("renderQueue.set", "Change a queued render",
-         "Change a queue item's comp, output, format, frames, skipExisting or codecOptions; the "
-         "item is queued again.",
+         "Change a queue item's comp, output, format, frames, skipExisting, codecOptions or "
+         "sound (audio, audioCodec, audioBitrate; null returns one to its default); the item is "
+         "queued again.",
          {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
 def queue_set(engine, params, work):
     doc = engine.doc
@@ -131,6 +153,12 @@ def queue_set(engine, params, work):
     if "codecOptions" in params or item["format"] != format_before:
         item["codecOptions"] = _codec_options(params.get("codecOptions", item["codecOptions"]),
                                               item["format"], item["id"])
+    for key in ITEM_AUDIO_KEYS:
+        if key in params:
+            item[key] = params[key]
+            if item[key] is None:
+                del item[key]
+    _audio_settings(item, item["format"], item["id"])
     item["status"] = "queued"
     engine.item_progress.pop(item["id"], None)
     return item_summary(engine, item)
@@ -159,7 +187,7 @@ def queue_duplicate(engine, params, work):
     original = find_item(doc, params["item"])
     copy_ = new_queue_item(doc, original["comp"], original["output"], original["format"],
                            original["frames"], original["skipExisting"],
-                           original["codecOptions"])
+                           original["codecOptions"], original)
     doc["renderQueue"].insert(doc["renderQueue"].index(original) + 1, copy_)
     return {"item": copy_["id"], "output": copy_["output"],
             "index": doc["renderQueue"].index(copy_) + 1}

@@ -1,0 +1,57 @@
+"""audio_levels: a comp's mix measured, since an agent cannot listen to a render_preview.
+
+Peak and RMS in dBFS for every 100 ms from `start` to `end` (the whole comp by default), the
+loudest peak, and whether the mix goes past full scale (where a render would clip it), so an
+agent can check that the music comes in when it should, the voice sits above it, and nothing
+clips. Mixed and measured on the preview worker (supervisor/render/level_jobs.py) from a
+snapshot, exactly as a render would mix it.
+"""
+
+from __future__ import annotations
+
+from protocol.cancel import Cancelled
+from supervisor.engine.commands.lookup import find_comp
+from supervisor.errors import CommandError
+from supervisor.mcp.tools.registry import ToolError, tool
+from supervisor.render.level_jobs import measure_levels
+from supervisor.runtime.pool import JobFailed
+from workers.mixer.levels import dbfs
+
+
+@tool("audio_levels", "Measure a comp's sound",
+      "The comp's mix as a render would make it, measured every 100 ms: peak and RMS in dBFS "
+      "(0 is full scale; null is silence), from start to end seconds (default the whole comp, "
+      "at most 600 s a call), with the loudest peak and clipped: true when the mix goes past "
+      "full scale. Use it to check that sound starts where it should and nothing clips.",
+      {"comp": {"type": ["string", "integer"],
+                "description": "comp id or name (default: the first comp)"},
+       "start": {"type": "number", "minimum": 0, "description": "comp time in seconds (0)"},
+       "end": {"type": "number", "minimum": 0,
+               "description": "comp time in seconds (default: the comp's end)"}},
+      read_only=True, idempotent=True)
+def audio_levels(args, ctx):
+    try:  # confined: footage outside the roots is refused here (Engine.snapshot)
+        snapshot_id, document = ctx.session.engine.snapshot()
+        if not document["comps"]:
+            raise CommandError("the project has no comps yet; create one with comp.new first.")
+        comp = find_comp(document, args["comp"]) if "comp" in args else document["comps"][0]
+    except CommandError as exc:
+        raise ToolError(str(exc)) from None
+    start = float(args.get("start", 0.0))
+    end = float(args.get("end", comp["duration"]))
+    if not start < end <= comp["duration"]:
+        raise ToolError(f"audio_levels needs 0 <= start < end <= {comp['duration']:g}, the "
+                        f"length of comp {comp['name']!r}; got start {start:g} and end "
+                        f"{end:g}.")
+    try:
+        measured = measure_levels(ctx.session.pool, snapshot_id, document, comp, start, end,
+                                  ctx.cancel)
+    except JobFailed as exc:
+        if ctx.cancel.cancelled:
+            raise Cancelled(ctx.cancel.reason) from None
+        raise ToolError(f"The sound of comp {comp['name']!r} could not be measured: "
+                        f"{exc}.") from None
+    return {"comp": comp["name"], "start": start, "end": end,
+            "sampleRate": measured["sampleRate"], "window": measured["window"],
+            "peak": dbfs(measured["peak"]), "clipped": measured["peak"] > 1.0,
+            "levels": measured["levels"]}
