@@ -75,6 +75,13 @@ def probe(path: str, frame_rate: float | None = None) -> dict:
     return _probe_video(path)
 
 
+def shown_alike(kind: str, other: str) -> bool:
+    """Whether footage of `kind` can stand in for footage of `other` under the layers that
+    show it: image and video layers draw every kind but a Lottie animation, which only a
+    lottie layer draws (footage.replace, a footage param's file per row)."""
+    return (kind == "lottie") == (other == "lottie")
+
+
 def is_missing(footage: dict) -> bool:
     """Whether the footage's file (a sequence's first frame) is gone from disk."""
     if footage["kind"] == "sequence":

@@ -14,7 +14,7 @@ from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
 from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
 from supervisor.errors import CommandError
-from supervisor.engine.footage_probe import ProbeError, probe
+from supervisor.engine.footage_probe import ProbeError, probe, shown_alike
 from supervisor.engine.footage_reads import check_import
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
@@ -96,8 +96,7 @@ def footage_replace(engine, params, work):
     footage = find_footage(engine.doc, params["footage"])
     fields = probed(engine, params["path"], params.get("frameRate"))
     warnings = fields.pop("warnings", [])
-    if (footage["kind"] == "lottie") != (fields["kind"] == "lottie") and \
-            _users(engine.doc, footage):
+    if not shown_alike(fields["kind"], footage["kind"]) and _users(engine.doc, footage):
         # Image and video layers draw whatever kind their footage is; a lottie layer only a
         # Lottie animation, and the other way round.
         raise CommandError(f"footage {footage['name']!r} is {footage['kind']} footage shown by "
