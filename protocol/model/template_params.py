@@ -296,16 +296,17 @@ def check_row(doc: dict, given: Any) -> dict:
     return checked
 
 
-def resolved_values(doc: dict, given: dict) -> dict:
+def resolved_values(doc: dict, given: dict, require: bool = True) -> dict:
     """Every param's value for a row: the row's, else the default; ParamError naming a param
-    that has neither."""
+    that has neither, unless not `require` (a preview), which leaves that one out (its targets
+    keep what the document holds)."""
     values = {}
     for param in params_of(doc):
         if param["name"] in given:
             values[param["name"]] = given[param["name"]]
         elif "default" in param:
             values[param["name"]] = param["default"]
-        else:
+        elif require:
             raise ParamError(param["name"], "has no default, so a value must be given")
     return values
 

@@ -15,13 +15,14 @@ the column) and TargetError (a param whose target is gone).
 
 from __future__ import annotations
 
+import hashlib
 import os
 
+from protocol.model.document import compact
 from protocol.model.template_params import (ParamError, apply_values, check_row, find_param,
                                             footage_paths, resolved_values, target_kinds)
-from supervisor.engine.commands.footage import probed
 from supervisor.engine.footage_probe import shown_alike
-from supervisor.engine.footage_reads import check_document
+from supervisor.engine.footage_reads import check_document, probed
 from supervisor.errors import CommandError
 from workers.compositor.fonts import missing_family
 
@@ -61,11 +62,13 @@ def footage_fields(engine, document: dict, values: dict, probes: dict | None = N
     return fields
 
 
-def row_document(engine, document: dict, given: dict, probes: dict | None = None) -> dict:
+def row_document(engine, document: dict, given: dict, probes: dict | None = None,
+                 require: bool = True) -> dict:
     """A copy of `document` with a row's values (checked ones, as a queue item stores them)
-    over the params' defaults; ParamError, TargetError, or CommandError for footage a
-    confined session may not draw (checked on the copy, as Engine.snapshot checks its own)."""
-    values = resolved_values(document, given)
+    over the params' defaults (every required param given, unless not `require`: a preview);
+    ParamError, TargetError, or CommandError for footage a confined session may not draw
+    (checked on the copy, as Engine.snapshot checks its own)."""
+    values = resolved_values(document, check_row(document, given), require)  # stored, again
     applied = apply_values(document, values, footage_fields(engine, document, values, probes))
     check_document(engine, applied)
     return applied
@@ -91,3 +94,11 @@ def _check_kind(document: dict, name: str, fields: dict) -> None:
             raise ParamError(name, f"{fields['path']} is {fields['kind']} footage, but "
                                    f"{footage['name']!r} is {footage['kind']} footage, which "
                                    "another type of layer shows; give a file of the same kind")
+
+
+def row_digest(given: dict, applied: dict) -> str:
+    """A short digest of what a row's document adds to its snapshot's: the row's values and
+    the footage they point at as probed now (a file replaced on disk between two renders of
+    one revision is probed again, and its document must not take the other's name)."""
+    text = compact([given, applied["footage"]])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]

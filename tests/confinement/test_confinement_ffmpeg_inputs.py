@@ -17,9 +17,8 @@ import pytest
 from tests.helpers.confinement_world import (INSIDE_RGB, OUTSIDE_RGB, Footprint, build_world,
                                      reply_text, write_crafted_project)
 from tests.helpers.mcp_process import McpProcess
-from tests.helpers.render_sessions import read_png
+from tests.helpers.render_sessions import decode_png, read_png
 from tests.confinement.test_confinement_sessions import command, confined, one_call_on
-from tests.mcp.test_preview_tool import decode_png
 
 
 @pytest.fixture(scope="module")

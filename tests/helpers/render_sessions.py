@@ -4,7 +4,9 @@ tests (tests/test_render_*.py). Workers are real forkserver processes; outputs a
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import io
 import os
 
 import av
@@ -84,6 +86,13 @@ def read_png(path: str) -> np.ndarray:
     with av.open(path) as container:
         frame = next(container.decode(video=0))
         return frame.to_ndarray(format="rgba")
+
+
+def decode_png(data: str) -> np.ndarray:
+    """A base64 PNG (an MCP image's data) decoded by FFmpeg (PyAV), an implementation
+    independent of the Skia that encoded it."""
+    with av.open(io.BytesIO(base64.b64decode(data)), format="png_pipe") as container:
+        return next(container.decode(video=0)).to_ndarray(format="rgba")
 
 
 def decode_video(path: str, pix_fmt: str = "rgba") -> tuple[list[np.ndarray], dict]:

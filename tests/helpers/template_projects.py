@@ -9,7 +9,10 @@ import os
 import numpy as np
 import skia
 
+from protocol.model.template_params import apply_values, check_row, resolved_values
 from supervisor.engine.engine import Engine
+from supervisor.engine.template_values import footage_fields
+from workers.compositor import render_frame
 
 WIDTH, HEIGHT, RATE = 96, 54, 30
 ACCENT, TITLE = "#203040", "Hello"
@@ -58,6 +61,15 @@ def card_template(folder, frames: int = 6, queue: list[dict] | None = None,
             run("renderQueue.add", {"comp": "Card", **item})
         run("project.save", {})
     return engine
+
+
+def expected_card(engine: Engine, values: dict, number: int) -> np.ndarray:
+    """The still renderer's frame `number` of the card with `values` (texts or values, the
+    rest at their defaults) applied to the engine's document."""
+    document = engine.snapshot()[1]
+    values = resolved_values(document, check_row(document, values))
+    applied = apply_values(document, values, footage_fields(engine, document, values))
+    return render_frame(applied, document["comps"][0]["id"], number / RATE).pixels
 
 
 def pixel(frame: np.ndarray, at: tuple[int, int]) -> tuple[int, ...]:

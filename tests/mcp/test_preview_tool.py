@@ -1,15 +1,13 @@
 """render_preview through the real server: PNG content, scaling, the cache, and independence
 from the render workers."""
 
-import base64
-import io
 import json
 import signal
 import time
 
-import av
-import numpy as np
 import psutil
+
+from tests.helpers.render_sessions import decode_png
 
 BUILD = [
     {"id": "comp.new", "params": {"name": "Main", "width": 320, "height": 180,
@@ -17,12 +15,6 @@ BUILD = [
     {"id": "layer.add", "params": {"comp": "$0.comp", "type": "solid", "color": "#ff0000",
                                    "width": 160, "height": 90}},
 ]
-
-
-def decode_png(data: str) -> np.ndarray:
-    """Decoded by FFmpeg (PyAV), an implementation independent of the Skia that encoded it."""
-    with av.open(io.BytesIO(base64.b64decode(data)), format="png_pipe") as container:
-        return next(container.decode(video=0)).to_ndarray(format="rgba")
 
 
 def build(server):

@@ -14,7 +14,7 @@ import rendercv_fonts
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import rendervisor
 from tests.helpers.mcp_process import McpProcess
-from tests.mcp.test_preview_tool import decode_png
+from tests.helpers.render_sessions import decode_png
 from tests.compositor.test_text_scripts import SCRIPTS
 
 CELL_W, CELL_H, COLUMNS = 320, 80, 4

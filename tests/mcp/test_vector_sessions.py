@@ -13,7 +13,7 @@ import skia
 
 from tests.helpers.lottie_documents import animation, moving_square
 from tests.helpers.mcp_process import McpProcess
-from tests.mcp.test_preview_tool import decode_png
+from tests.helpers.render_sessions import decode_png
 
 LOGO = (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="60" height="30">'
         b'<rect width="60" height="30" rx="6" fill="#33aaff"/></svg>')

@@ -14,8 +14,8 @@ from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
 from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
 from supervisor.errors import CommandError
-from supervisor.engine.footage_probe import ProbeError, probe, shown_alike
-from supervisor.engine.footage_reads import check_import
+from supervisor.engine.footage_probe import shown_alike
+from supervisor.engine.footage_reads import probed
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), a folder of numbered "
@@ -27,18 +27,6 @@ def _users(doc: dict, footage: dict) -> list[str]:
             for layer in comp["layers"] if "footage" in layer["content"]
             and layer["content"]["footage"] == footage["id"]]
 FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (default 30)"}
-
-
-def probed(engine, path: str, frame_rate: float | None = None) -> dict:
-    engine.check_path(path, "read")  # as given: a confined session refuses relative paths
-    check_import(engine, path)  # a sequence's frames too: each may be a link out of the roots
-    path = os.path.abspath(path)
-    if frame_rate is not None and frame_rate <= 0:
-        raise CommandError(f"frameRate must be above 0, got {frame_rate}.")
-    try:
-        return probe(path, frame_rate)
-    except ProbeError as error:
-        raise CommandError(str(error)) from None
 
 
 def import_footage(engine, path: str, name: str | None = None,

@@ -226,7 +226,7 @@ def template_remove_param(engine, params, work):
 render_command(
     "template.preview", "Preview a template row",
     "Draw one frame of a comp with template params set to the given values (the others at "
-    "their defaults), as render_preview draws: a PNG image and {comp, time, frame, width, "
+    "their defaults; a required one left out as the project shows it), as render_preview draws: a PNG image and {comp, time, frame, width, "
     "height}. The project itself is unchanged.",
     {"comp": described(COMP_REF, "the comp (default: the first comp)"),
      "params": {"type": "object", "description": "NAME -> value, as a render's row gives them"},
