@@ -24,11 +24,13 @@ import itertools
 import logging
 import os
 import threading
+from collections import OrderedDict
 from typing import Any, Callable
 
 from protocol.model.output_names import frame_path
 from supervisor.errors import UsageError
 from protocol.cancel import Cancel
+from protocol.wire.frames import SNAPSHOT_MISSING
 from supervisor.runtime.pool import JobFailed
 from workers.cluster_chunk import render_chunk_bytes
 from workers.exporter import OpenedFiles
@@ -42,6 +44,12 @@ RETRIES = 2
 ALLOWED_FAILURES = 3
 # How long to wait for a remote scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = "20s"
+# Snapshots kept scattered: at least this many, and two per cluster slot. A render of template
+# rows scatters one document per row (supervisor/render/item_snapshots.py); keeping every one
+# would hold all of a 10,000-row job's documents in every node's memory until the render ends.
+# Rows render in order, so this covers each row whose chunks are still out; a document let go
+# too early is only scattered again.
+MIN_SCATTERED = 8
 
 
 def require_dask() -> None:
@@ -88,7 +96,9 @@ class ClusterPool:
                              f"{address} ({error}); start one with dask scheduler, or use "
                              "--cluster local.") from None
         self.slots = max(1, sum(self.client.nthreads().values()))
-        self._documents: dict[str, Any] = {}  # snapshot id -> the scattered document
+        # snapshot id -> the scattered document, the most recently used last
+        self._documents: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()  # chunk threads of one render share the documents
 
     # -- what RenderRun uses of a Pool ---------------------------------------------------------
 
@@ -110,11 +120,10 @@ class ClusterPool:
             raise JobFailed(f"a cluster runs render chunks only, not {task} jobs")
         job = dict(payload)
         document = job.pop("document", None)
-        if document is not None and job["snapshot"] not in self._documents:
-            # Sent to every node once, not once per chunk.
-            self._documents[job["snapshot"]] = self.client.scatter(document, broadcast=True)
-        future = self.client.submit(render_chunk_bytes, job, self._documents[job["snapshot"]],
-                                    retries=RETRIES, pure=False)
+        with self._lock:
+            scattered = self._scattered(job["snapshot"], document)
+        future = self.client.submit(render_chunk_bytes, job, scattered, retries=RETRIES,
+                                    pure=False)
         result = self._wait(future, cancel)
         return self._write(job, result, on_progress or (lambda number: None))
 
@@ -127,6 +136,23 @@ class ClusterPool:
                     pass
 
     # -- internals -----------------------------------------------------------------------------
+
+    def _scattered(self, snapshot_id: str, document: dict | None):
+        """The cluster's copy of a snapshot: sent to every node once, not once per chunk.
+        Without the document (RenderRun sent this slot the snapshot before), one that was let
+        go is asked for again as a missing snapshot, as a replaced local worker would."""
+        if snapshot_id not in self._documents:
+            if document is None:
+                raise JobFailed(f"the cluster no longer holds snapshot {snapshot_id}",
+                                SNAPSHOT_MISSING)
+            # In a list: Dask scatters a dict's values under the dict's own keys, so two
+            # documents ("comps", "footage", ...) would share names and one task draw the
+            # other's. A list's element is named by a hash of its content.
+            self._documents[snapshot_id] = self.client.scatter([document], broadcast=True)[0]
+        self._documents.move_to_end(snapshot_id)
+        while len(self._documents) > max(MIN_SCATTERED, 2 * self.slots):
+            self._documents.popitem(last=False)  # Dask keeps it while a task still needs it
+        return self._documents[snapshot_id]
 
     def _wait(self, future, cancel: Cancel | None) -> dict:
         """The task's result; woken by the future's completion or the render's cancel,
