@@ -321,20 +321,49 @@ def apply_values(doc: dict, values: dict, footage_fields: dict | None = None) ->
     """A copy of `doc` with every param's target set to its value in `values` (checked, with a
     value for every param: `resolved_values`). `footage_fields` maps a footage value (a path)
     to its probed fields (footage.import's), which replace the footage item's; without them
-    only its path changes. TargetError for a param whose target is gone."""
-    applied = copy.deepcopy(doc)
+    only its path changes. TargetError for a param whose target is gone.
+
+    The copy shares with `doc` every part no value changes: each layer and footage item a
+    value sets is a copy of its own, and the lists and comps above them. So the rows of a
+    large project cost a copy of a few layers each, not of the project (a render holds every
+    row's document); neither document may be edited in place afterwards."""
+    applied = dict(doc, comps=list(doc["comps"]), footage=list(doc["footage"]))
+    owned: set = set()
     for param in params_of(applied):
         if param["name"] not in values:
             continue
         target_kinds(applied, param)  # every target still there, before any is set
         value = values[param["name"]]
         for target in param["targets"]:
+            _own(applied, target, owned)
             resolved = resolve_target(applied, target)
             if "footage" in target:
                 _point_footage(resolved.container, value, (footage_fields or {}).get(value))
             else:
                 resolved.container[resolved.key] = copy.deepcopy(value)
     return applied
+
+
+def _own(applied: dict, target: dict, owned: set) -> None:
+    """Put a copy of the target's layer (with its comp and layer list) or footage item in
+    `applied` in place of the one it shares with the document it was made from."""
+    if "footage" in target:
+        if target["footage"] not in owned:
+            owned.add(target["footage"])
+            index = next(i for i, f in enumerate(applied["footage"])
+                         if f["id"] == target["footage"])
+            applied["footage"][index] = dict(applied["footage"][index])
+        return
+    index = next(i for i, c in enumerate(applied["comps"]) if c["id"] == target["comp"])
+    if target["comp"] not in owned:
+        owned.add(target["comp"])
+        comp = applied["comps"][index]
+        applied["comps"][index] = dict(comp, layers=list(comp["layers"]))
+    layers = applied["comps"][index]["layers"]
+    if target["layer"] not in owned:
+        owned.add(target["layer"])
+        position = next(i for i, layer in enumerate(layers) if layer["id"] == target["layer"])
+        layers[position] = copy.deepcopy(layers[position])
 
 
 def _point_footage(footage: dict, path: str, fields: dict | None) -> None:

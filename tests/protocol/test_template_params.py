@@ -205,3 +205,17 @@ def test_two_items_naming_one_file_through_their_params_clash():
     assert (clash.first, clash.second, clash.path) == ("item91", "item92", "/o/Same.mp4")
     plain = dict(doc["renderQueue"][0], params={})  # no value given: the default names it
     assert planned_output(plain, comp, {"title": "Hello"}).output == "/o/Hello.mp4"
+
+
+def test_a_rows_copy_shares_only_what_its_values_leave_alone():
+    doc = template()
+    doc["comps"].append(copy.deepcopy(doc["comps"][0]) | {"id": "comp99", "name": "Other"})
+    applied = apply_values(doc, {"title": "Row"})
+    assert applied["comps"][1] is doc["comps"][1]  # untouched comp: shared
+    assert layer(applied, "Back") is layer(doc, "Back")  # untouched layer: shared
+    assert layer(applied, "Title") is not layer(doc, "Title")
+    assert layer(doc, "Title")["content"]["text"] == "Hello"
+    assert applied["footage"][0] is doc["footage"][0]
+    pointed = apply_values(doc, {"logo": "/art/b.png"})
+    assert pointed["footage"][0]["path"] == "/art/b.png"
+    assert doc["footage"][0]["path"] == "/art/logo.png"

@@ -12,6 +12,8 @@ template_values.py the checks that need the disk.
 
 from __future__ import annotations
 
+import copy
+
 from protocol.model.keyframes import is_animated
 from protocol.model.property_paths import canonical_path, resolve
 from protocol.model.template_params import (TYPES, ParamError, TargetError, apply_values,
@@ -92,7 +94,8 @@ def _set_default(engine, param: dict, value) -> None:
     try:
         default = checked_values(engine, engine.doc, {name: value})[name]
         fields = footage_fields(engine, engine.doc, {name: default})
-        engine.doc = apply_values(engine.doc, {name: default}, fields)
+        # A copy of its own: apply_values shares the parts it leaves alone with its input.
+        engine.doc = copy.deepcopy(apply_values(engine.doc, {name: default}, fields))
     except ParamError as error:
         raise CommandError(f"the default of {name!r}: {error}.") from None
     except TargetError as error:
