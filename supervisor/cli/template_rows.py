@@ -40,14 +40,12 @@ class Row:
 
 def template_rows(engine, args) -> list[Row] | None:
     """The rows the flags ask for, every value checked; None without --set and --data."""
+    if args.rows is not None and args.data is None:
+        raise UsageError(PREFIX + "--rows picks rows of --data FILE; give the data file.")
     if not args.set and args.data is None:
-        if args.rows is not None:
-            raise UsageError(PREFIX + "--rows picks rows of --data FILE; give the data file.")
         return None
     sets = _checked(engine, _pairs(args.set), os.getcwd(), lambda column: f"--set {column}")
     if args.data is None:
-        if args.rows is not None:
-            raise UsageError(PREFIX + "--rows picks rows of --data FILE; give the data file.")
         picked, source = [(1, {})], "--set"
     else:
         columns, data = read_rows(args.data)
@@ -62,10 +60,10 @@ def template_rows(engine, args) -> list[Row] | None:
         try:
             resolved_values(engine.doc, values)
         except ParamError as error:
-            fill = "fill in its column, or give" if args.data else "give"
-            raise UsageError(f"{PREFIX}{_row_name(number, source)} gives no value for "
-                             f"{error.name}, which has no default; {fill} --set "
-                             f"{error.name}=VALUE.") from None
+            who, fill = ((f"row {number} of {source}", "fill in its column, or give")
+                         if args.data else ("--set", "give"))
+            raise UsageError(f"{PREFIX}{who} gives no value for {error.name}, which has no "
+                             f"default; {fill} --set {error.name}=VALUE.") from None
         rows.append(Row(number, values))
     return rows
 
@@ -137,7 +135,3 @@ def _checked(engine, given: dict, folder: str | None, where) -> dict:
         raise UsageError(f"{PREFIX}{where(error.name)}: {error}.") from None
     except TargetError as error:
         raise UsageError(f"{PREFIX}{error}.") from None
-
-
-def _row_name(number: int, source: str) -> str:
-    return "--set" if source == "--set" else f"row {number} of {source}"
