@@ -34,7 +34,7 @@ from protocol.model.output_formats import output_format
 from protocol.model.output_names import (expand_fields, find_clash, frame_path, planned_output,
                                          unknown_fields)
 from protocol.model.template_params import item_fields
-from supervisor.engine.footage_probe import is_missing
+from supervisor.engine.footage_probe import ProbeError, is_missing, probe
 from supervisor.render.inputs import ProjectInputs
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
 
@@ -252,8 +252,20 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
         claimed.update(paths[number] for number in plan.frames)
         return
     output = os.path.normpath(plan.output)
-    if plan.skip_existing and (output in claimed or os.path.exists(output)):
+    if plan.skip_existing and (output in claimed or _is_whole_video(output)):
         plan.skipped = True
         plan.frames = []
         return
     claimed.add(output)
+
+
+def _is_whole_video(path: str) -> bool:
+    """Whether a video skipExisting may leave alone is there: a file that opens as a video with
+    frames. A render's own video appears only when complete; a file cut short by an interrupted
+    copy, or left by another tool, does not open and is rendered again."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        return probe(path).get("frameCount", 0) > 0
+    except ProbeError:
+        return False

@@ -209,6 +209,22 @@ def test_skip_existing_skips_complete_rows(tmp_path):
     assert decode_first(str(tmp_path / "out" / "B.mp4")).shape == (54, 96, 4)
 
 
+def test_skip_existing_renders_a_row_whose_video_is_cut_short_again(tmp_path):
+    # A file left by an interrupted copy, or by another tool, exists without being a video.
+    card_template(tmp_path, queue=[{"output": "out/[param:title].mp4"}])
+    data = write_rows(str(tmp_path), "csv", [{"title": "A"}, {"title": "B"}])
+    project = tmp_path / "card.rvproj"
+    assert rendervisor("render", project, "--data", data, "--quiet").returncode == 0
+    cut = tmp_path / "out" / "B.mp4"
+    cut.write_bytes(cut.read_bytes()[:len(cut.read_bytes()) // 2])
+    result = rendervisor("render", project, "--data", data, "--skip-existing", "--json")
+    assert result.returncode == 0, result.stderr
+    done = json.loads(result.stdout.splitlines()[-1])
+    assert [(item["row"], item.get("skipped", False)) for item in done["items"]] == [
+        (1, True), (2, False)]
+    assert decode_first(str(cut)).shape == (54, 96, 4)
+
+
 def test_cluster_local_gives_byte_identical_rows(tmp_path):
     pytest.importorskip("distributed")
     card_template(tmp_path, frames=20, queue=[
