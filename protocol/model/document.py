@@ -31,6 +31,7 @@ from protocol.model.markers import MARKER_FIELDS
 from protocol.model.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.model.numbers import unusable_number_in, unusable_problem
 from protocol.model.output_formats import FORMATS
+from protocol.model.template_params import check_name, check_params
 from protocol.model.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
 from protocol.model.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
 from protocol.model.text_animators import SHAPES as RANGE_SHAPES
@@ -247,7 +248,7 @@ def load_document(data: Any) -> dict:
         raise DocumentError(where.lstrip("."), unusable_problem(number))
     doc = migrate(copy.deepcopy(data))
     _check_keys(doc, "", required=("version", "name", "nextId", "footage", "comps",
-                                   "renderQueue"), optional=())
+                                   "renderQueue"), optional=("params",))
     _expect(doc, "name", "string", "")
     if not isinstance(doc["nextId"], int) or isinstance(doc["nextId"], bool):
         raise DocumentError("nextId", f"expected a whole number, got {doc['nextId']!r}")
@@ -258,6 +259,8 @@ def load_document(data: Any) -> dict:
     doc["comps"] = [_check_comp(c, f"comps[{i}]") for i, c in enumerate(doc["comps"])]
     doc["renderQueue"] = [_check_item(item, f"renderQueue[{i}]")
                           for i, item in enumerate(doc["renderQueue"])]
+    if "params" in doc:
+        doc["params"] = check_params(doc["params"], "params", DocumentError)
     _check_ids(doc)
     _check_references(doc)
     problem = size_problem(len(compact(doc)))
@@ -553,7 +556,7 @@ def check_animators(animators: Any, place: str) -> list:
 def _check_item(item: Any, place: str) -> dict:
     _check_keys(item, place, required=("id", "comp", "output", "format", "frames",
                                        "skipExisting", "codecOptions", "status"),
-                optional=ITEM_AUDIO_KEYS)
+                optional=ITEM_AUDIO_KEYS + ("params",))
     for key, kind in (("id", "string"), ("comp", "string"), ("output", "string"),
                       ("format", tuple(FORMATS)), ("skipExisting", "bool"),
                       ("status", "string")):
@@ -575,7 +578,22 @@ def _check_item(item: Any, place: str) -> dict:
                             item.get("audioBitrate"), "this item")
     except CodecOptionRefused as error:
         raise DocumentError(place, str(error).rstrip(".")) from None
+    if "params" in item:
+        _check_item_params(item["params"], f"{place}.params")
     return item
+
+
+def _check_item_params(params: Any, place: str) -> None:
+    """An item's template values: names only, here. Whether each is a param of the project
+    and of its type is checked when the item renders, so a project whose param was removed
+    still opens (protocol/model/template_params.py)."""
+    if not isinstance(params, dict):
+        raise DocumentError(place, f'expected an object {{"NAME": VALUE}}, got {params!r}')
+    for name in params:
+        try:
+            check_name(name)
+        except ValueError as error:
+            raise DocumentError(f"{place}.{name}", str(error)) from None
 
 
 def _check_ids(doc: dict) -> None:

@@ -2,7 +2,10 @@
 check that refuses a render whose outputs would overwrite each other.
 
 The rules are docs/outputs.md's, "Names: defaults, numbering, clashes":
-- `[compName]` is the comp's name; `[####]` the frame number padded to the count of `#`.
+- `[compName]` is the comp's name; `[####]` the frame number padded to the count of `#`;
+  `[param:NAME]` a template param's value for the item (its params over the defaults,
+  protocol/model/template_params.py); `[row]` the number of the `--data` row the item renders
+  (from 1), which the command line fills in, and 1 anywhere else.
   A sequence output without `[#...]` gets `_[#####]` before its extension.
 - Relative outputs resolve against the saved project's folder; an unsaved project has none,
   so it needs an absolute output while confined, and uses the working directory otherwise.
@@ -20,6 +23,7 @@ string operations), so the supervisor can decide before any worker writes a byte
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -27,9 +31,12 @@ from protocol.model.frame_spec import frames_of
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import DEFAULT_FORMAT, format_for_extension, output_format
 from protocol.model.sequences import FRAME_FIELD, is_pattern, sequence_path
+from protocol.model.template_params import item_fields
 
 COMP_NAME_FIELD = "[compName]"
 DEFAULT_FRAME_FIELD = "[#####]"
+PARAM_FIELD = re.compile(r"\[param:([^\]]*)\]")
+ROW_FIELD = "[row]"
 
 
 class OutputNameError(ValueError):
@@ -41,6 +48,30 @@ class OutputNameError(ValueError):
 def expand_comp_name(pattern: str, comp_name: str) -> str:
     # A comp name with a slash would silently write into a subfolder; keep it one file name.
     return pattern.replace(COMP_NAME_FIELD, comp_name.replace(os.sep, "_"))
+
+
+def expand_fields(pattern: str, comp_name: str, fields: dict | None = None,
+                  row: int | None = None) -> str:
+    """`pattern` with `[compName]`, each `[param:NAME]` in `fields` (name -> file name text)
+    and `[row]` filled in; a `[param:NAME]` not in `fields` is left as it is (`unknown_fields`
+    names it, for whoever refuses it)."""
+    def param(match: re.Match) -> str:
+        value = (fields or {}).get(match.group(1))
+        # As a comp name's: a slash in a value would write into a subfolder.
+        return match.group(0) if value is None else value.replace(os.sep, "_")
+
+    pattern = PARAM_FIELD.sub(param, expand_comp_name(pattern, comp_name))
+    return pattern.replace(ROW_FIELD, str(1 if row is None else row))
+
+
+def unknown_fields(pattern: str, fields: dict) -> list[str]:
+    """The names of the `[param:NAME]` fields of `pattern` that `fields` gives no value."""
+    return [name for name in PARAM_FIELD.findall(pattern) if name not in fields]
+
+
+def expand_row(pattern: str, row: int) -> str:
+    """`[row]` of a pattern filled in with a data row's number (from 1)."""
+    return pattern.replace(ROW_FIELD, str(row))
 
 
 def split_extension(path: str) -> tuple[str, str]:
@@ -159,14 +190,15 @@ class PlannedOutput:
         return {os.path.normpath(path) for path in frame_paths(self.output, self.frames).values()}
 
 
-def planned_output(item: dict, comp: dict) -> PlannedOutput:
-    """The PlannedOutput of a render queue item (docs/document.md's shape) and its comp."""
+def planned_output(item: dict, comp: dict, fields: dict | None = None) -> PlannedOutput:
+    """The PlannedOutput of a render queue item (docs/document.md's shape) and its comp, its
+    `[param:NAME]` fields filled in from `fields` (template_params.item_fields)."""
     spec = output_format(item.get("format") or format_for_output(item["output"], None))
     frames = ()
     if spec.is_sequence:
         count = frame_count(comp["duration"], comp["frameRate"])
         frames = tuple(frames_of(item.get("frames"), count))
-    return PlannedOutput(item["id"], expand_comp_name(item["output"], comp["name"]),
+    return PlannedOutput(item["id"], expand_fields(item["output"], comp["name"], fields),
                          spec.is_sequence, frames, bool(item.get("skipExisting")))
 
 
@@ -174,7 +206,7 @@ def queue_outputs(document: dict, leave_out: str | None = None) -> list[PlannedO
     """What every item of a document's render queue writes (the item `leave_out` excepted),
     in queue order. Items whose comp is gone write nothing and are left out."""
     comps = {comp["id"]: comp for comp in document.get("comps", [])}
-    return [planned_output(item, comps[item["comp"]])
+    return [planned_output(item, comps[item["comp"]], item_fields(document, item))
             for item in document.get("renderQueue", [])
             if item["id"] != leave_out and item.get("comp") in comps]
 

@@ -69,6 +69,21 @@ def resolve(layer: dict, path: str) -> PropertyRef:
                      f"{', '.join(paths_of(layer))}")
 
 
+def canonical_path(layer: dict, path: str) -> str:
+    """`path` with an effect or mask named by its id, and `content.` left off: the spelling
+    that keeps naming the same property when effects or masks are reordered or renamed (a
+    template param stores it). ValueError as `resolve`'s when it names nothing."""
+    resolve(layer, path)
+    parts = path.split(".")
+    if len(parts) == 3 and parts[0] == "effects":
+        return f"effects.{_effect(layer, parts[1])['id']}.{parts[2]}"
+    if len(parts) == 3 and parts[0] == "masks":
+        return f"masks.{find_mask(layer, parts[1])['id']}.{parts[2]}"
+    if len(parts) == 2 and parts[0] == "content":
+        return parts[1]
+    return path
+
+
 def paths_of(layer: dict) -> list[str]:
     """Every property path of the layer, for error messages and catalogs."""
     paths = [f"transform.{key}" for key in TRANSFORM]

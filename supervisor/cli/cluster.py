@@ -29,6 +29,7 @@ import itertools
 import logging
 import os
 import threading
+from collections import OrderedDict
 from typing import Any, Callable
 
 from protocol.cancel import Cancel, Cancelled
@@ -50,6 +51,12 @@ RETRIES = 2
 ALLOWED_FAILURES = 3
 # How long to wait for a remote scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = "20s"
+# Snapshots kept scattered: at least this many, and two per cluster slot. A render of template
+# rows scatters one document per row (supervisor/render/item_snapshots.py); keeping every one
+# would hold all of a 10,000-row job's documents in every node's memory until the render ends.
+# Rows render in order, so this covers each row whose chunks are still out; a document let go
+# too early is only scattered again.
+MIN_SCATTERED = 8
 
 
 def require_dask() -> None:
@@ -96,8 +103,11 @@ class ClusterPool:
                              f"{address} ({error}); start one with dask scheduler, or use "
                              "--cluster local.") from None
         self.slots = max(1, sum(self.client.nthreads().values()))
-        self._documents: dict[str, Any] = {}  # snapshot id -> the scattered document
-        self._here: dict[str, dict] = {}  # snapshot id -> the document, for the mix made here
+        # snapshot id -> the scattered document, the most recently used last
+        self._documents: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()  # chunk threads of one render share the documents
+        # snapshot id -> the document, for the mix made here, the most recently used last
+        self._here: OrderedDict[str, dict] = OrderedDict()
 
     # -- what RenderRun uses of a Pool ---------------------------------------------------------
 
@@ -122,11 +132,10 @@ class ClusterPool:
                             "jobs")
         job = dict(payload)
         document = job.pop("document", None)
-        if document is not None and job["snapshot"] not in self._documents:
-            # Sent to every node once, not once per chunk.
-            self._documents[job["snapshot"]] = self.client.scatter(document, broadcast=True)
-        future = self.client.submit(render_chunk_bytes, job, self._documents[job["snapshot"]],
-                                    retries=RETRIES, pure=False)
+        with self._lock:
+            scattered = self._scattered(job["snapshot"], document)
+        future = self.client.submit(render_chunk_bytes, job, scattered, retries=RETRIES,
+                                    pure=False)
         result = self._wait(future, cancel)
         return self._write(job, result, on_progress or (lambda number: None))
 
@@ -144,17 +153,38 @@ class ClusterPool:
         """An item's sound track, mixed in this process into the name the run recorded."""
         job = dict(payload)
         document = job.pop("document", None)
-        if document is not None:
-            self._here[job["snapshot"]] = document
-        document = self._here.get(job["snapshot"])
-        if document is None:  # run_with_snapshot sends it again
-            raise JobFailed("this node does not hold the snapshot yet", SNAPSHOT_MISSING)
+        with self._lock:
+            if document is not None:
+                self._here[job["snapshot"]] = document
+            document = self._here.get(job["snapshot"])
+            if document is None:  # run_with_snapshot sends it again
+                raise JobFailed("this node does not hold the snapshot yet", SNAPSHOT_MISSING)
+            self._here.move_to_end(job["snapshot"])
+            while len(self._here) > max(MIN_SCATTERED, 2 * self.slots):
+                self._here.popitem(last=False)  # as the scattered ones: one per template row
         try:
             return mix_to_file(job, document, cancel)
         except Cancelled:
             raise JobFailed("the job was cancelled", "cancelled") from None
         except TaskError as error:
             raise JobFailed(str(error), "task") from None
+
+    def _scattered(self, snapshot_id: str, document: dict | None):
+        """The cluster's copy of a snapshot: sent to every node once, not once per chunk.
+        Without the document (RenderRun sent this slot the snapshot before), one that was let
+        go is asked for again as a missing snapshot, as a replaced local worker would."""
+        if snapshot_id not in self._documents:
+            if document is None:
+                raise JobFailed(f"the cluster no longer holds snapshot {snapshot_id}",
+                                SNAPSHOT_MISSING)
+            # In a list: Dask scatters a dict's values under the dict's own keys, so two
+            # documents ("comps", "footage", ...) would share names and one task draw the
+            # other's. A list's element is named by a hash of its content.
+            self._documents[snapshot_id] = self.client.scatter([document], broadcast=True)[0]
+        self._documents.move_to_end(snapshot_id)
+        while len(self._documents) > max(MIN_SCATTERED, 2 * self.slots):
+            self._documents.popitem(last=False)  # Dask keeps it while a task still needs it
+        return self._documents[snapshot_id]
 
     def _wait(self, future, cancel: Cancel | None) -> dict:
         """The task's result; woken by the future's completion or the render's cancel,

@@ -3,8 +3,11 @@ stderr is a file or a pipe (a farm manager's log), JSON lines on stdout with --j
 with --quiet. Progress goes to stderr (or, as JSON, stdout); the final per-item summary goes to
 stdout, so `render ... > log` keeps what was made.
 
-One class per kind of display, all with the same three methods, called from any thread:
-`progress(done, total, message)`, `finished(report)`, `interrupted()`.
+One class per kind of display, all with the same methods, called from any thread:
+`progress(done, total, message)`, `item(item_id, status, progress)` (an item started, wrote a
+frame, ended), `finished(report)`, `interrupted()`; and `name_rows(rows)` before the render,
+for a render of template rows (--set, --data: item id -> (row number, output)), whose items
+are then shown as rows: JSON `row` events, and the row beside each item of the summary.
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ JSON_INTERVAL = 0.1
 
 
 class Quiet:
+    rows: dict[str, tuple[int, str]] = {}
+
+    def name_rows(self, rows: dict[str, tuple[int, str]]) -> None:
+        self.rows = rows
+
     def progress(self, done: int, total: int, message: str | None) -> None:
+        pass
+
+    def item(self, item_id: str, status: str, progress: float) -> None:
         pass
 
     def finished(self, report: dict) -> None:
@@ -30,6 +41,12 @@ class Quiet:
 
     def interrupted(self) -> None:
         pass
+
+    def with_rows(self, report: dict) -> dict:
+        """The report with each row's number beside its item."""
+        items = [dict(entry, row=self.rows[entry["item"]][0]) if entry["item"] in self.rows
+                 else entry for entry in report.get("items", [])]
+        return {**report, "items": items}
 
 
 class JsonLines(Quiet):
@@ -40,6 +57,7 @@ class JsonLines(Quiet):
         self.stream = stream
         self._lock = threading.Lock()
         self._last = 0.0
+        self._row_last: dict[str, float] = {}  # item id -> when its row last said anything
 
     def emit(self, event: dict) -> None:
         with self._lock:
@@ -54,8 +72,25 @@ class JsonLines(Quiet):
         self.emit({"event": "progress", "done": done, "total": total,
                    "fraction": round(done / total, 4) if total else 1.0, "message": message})
 
+    def item(self, item_id: str, status: str, progress: float) -> None:
+        """`{"event": "row", "row", "item", "output", "status", "fraction"}` as a row's item
+        starts (status started), writes frames (rendering, at most 10 a second each) and ends
+        (done, failed, stopped)."""
+        if item_id not in self.rows:
+            return
+        now = time.monotonic()
+        with self._lock:
+            last = self._row_last.get(item_id)
+            if status == "rendering" and last is not None and now - last < JSON_INTERVAL:
+                return
+            self._row_last[item_id] = now
+        row, output = self.rows[item_id]
+        shown = "started" if status == "rendering" and last is None else status
+        self.emit({"event": "row", "row": row, "item": item_id, "output": output,
+                   "status": shown, "fraction": round(progress, 4)})
+
     def finished(self, report: dict) -> None:
-        self.emit({"event": "done", **report})
+        self.emit({"event": "done", **self.with_rows(report)})
 
     def interrupted(self) -> None:
         self.emit({"event": "interrupted", "message": "the render was interrupted; partial "
@@ -78,7 +113,7 @@ class PlainLines(Quiet):
         print(f"rendering: {done}/{total} frames ({percent}%)", file=self.stream, flush=True)
 
     def finished(self, report: dict) -> None:
-        print_summary(report, self.out)
+        print_summary(self.with_rows(report), self.out)
 
     def interrupted(self) -> None:
         print("rendervisor render: interrupted; partial outputs were removed.", file=self.stream)
@@ -119,7 +154,8 @@ def print_summary(report: dict, out: TextIO) -> None:
     """One line per item: its status, id and output, the error of a failed one and the
     warnings of any (a mix that clips)."""
     for entry in report.get("items", []):
-        line = f"{entry['status']:<7} {entry['item']}  {entry.get('output', '')}"
+        who = f"row {entry['row']}" if "row" in entry else entry["item"]
+        line = f"{entry['status']:<7} {who}  {entry.get('output', '')}"
         if entry.get("skipped"):
             line += "  (exists; skipped)"
         print(line, file=out)

@@ -2,6 +2,7 @@
 comp, on this machine's render workers or on a Dask cluster (docs/farm.md).
 
     parse flags ─► open the project (exit 2 on any problem) ─► set up the queue in memory
+      ─► --set / --data: every row checked, one queue item per row (cli/template_rows.py)
       ─► check outputs are writable ─► start the pool (subreaper, forkserver: before any thread)
       ─► renderQueue.render through the session's own RenderService, with a CallContext whose
          progress feeds the display and whose cancel SIGINT/SIGTERM trigger
@@ -20,10 +21,11 @@ import signal
 import threading
 
 from protocol.cancel import Cancelled
-from protocol.model.output_names import expand_comp_name
+from protocol.model.output_names import queue_outputs
 from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
 from supervisor.cli.project import check_writable, open_engine
+from supervisor.cli.template_rows import queue_rows, template_rows
 from supervisor.errors import CommandError, UsageError
 from supervisor.render.farm_service import FarmRenderService
 from supervisor.runtime import teardown
@@ -84,10 +86,9 @@ def prepare_queue(engine, args) -> None:
         raise UsageError(f"rendervisor render: {error}") from None
 
 
-def planned_outputs(engine) -> list[str]:
-    comps = {comp["id"]: comp for comp in engine.doc["comps"]}
-    return [expand_comp_name(item["output"], comps[item["comp"]]["name"])
-            for item in engine.doc["renderQueue"]]
+def planned_outputs(engine) -> dict[str, str]:
+    """Item id -> its output as the render names it (`[compName]`, `[param:NAME]` filled in)."""
+    return {planned.item: planned.output for planned in queue_outputs(engine.doc)}
 
 
 def on_signals(callback) -> None:
@@ -104,9 +105,14 @@ def run(args) -> int:
         require_dask()
     engine = open_engine(args.project, "render")
     prepare_queue(engine, args)
-    for output in planned_outputs(engine):
+    rows = template_rows(engine, args)
+    row_of = queue_rows(engine, rows) if rows is not None else {}
+    outputs = planned_outputs(engine)
+    folders = {os.path.dirname(output): output for output in outputs.values()}
+    for output in folders.values():  # a folder once, however many rows write into it
         check_writable(output, "render")
     display = display_for(args)
+    display.name_rows({item: (row, outputs[item]) for item, row in row_of.items()})
     pool = start_pool(args.workers, args.cluster)
     try:
         return render(engine, pool, args, display)
@@ -124,10 +130,12 @@ def start_pool(workers: int, cluster: str | None = None):
     return Pool(make_context(preload), workers, preload=preload)
 
 
-def render_queue(engine, pool, work: Work, chunk_size: int | None = None) -> dict:
-    """Render the engine's queue on `pool` with `work`'s progress and cancel; the report, or
-    Cancelled, or CommandError (nothing to render, outputs that clash)."""
-    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size)
+def render_queue(engine, pool, work: Work, chunk_size: int | None = None,
+                 on_item=None) -> dict:
+    """Render the engine's queue on `pool` with `work`'s progress and cancel (and each item's
+    events told to `on_item`); the report, or Cancelled, or CommandError (nothing to render,
+    outputs that clash)."""
+    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size, on_item=on_item)
     return engine.run("renderQueue.render", {"wait": True}, work)
 
 
@@ -135,7 +143,7 @@ def render(engine, pool, args, display) -> int:
     work = Work(report_progress=display.progress)
     on_signals(work.cancel.cancel)
     try:
-        report = render_queue(engine, pool, work, args.chunk_size)
+        report = render_queue(engine, pool, work, args.chunk_size, display.item)
     except Cancelled:
         display.interrupted()
         return EXIT_INTERRUPTED

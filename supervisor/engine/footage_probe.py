@@ -32,6 +32,7 @@ from fractions import Fraction
 import av
 import skia
 
+from protocol.model.audio import footage_sounds
 from protocol.model.ffmpeg_inputs import (OPEN_OPTIONS, SNIFF_BYTES, frame_field, is_playlist_name,
                                     names_other_files)
 from protocol.model.sequences import is_pattern, pattern_regex, sequence_path
@@ -78,6 +79,24 @@ def probe(path: str, frame_rate: float | None = None) -> dict:
         return {"name": os.path.basename(path), "path": path, "kind": "image",
                 "width": width, "height": height}
     return _probe_media(path)
+
+
+def layer_types_showing(doc: dict, footage: dict) -> set[str]:
+    """The types of the layers showing `footage`."""
+    return {layer["type"] for comp in doc["comps"] for layer in comp["layers"]
+            if layer["content"].get("footage") == footage["id"]}
+
+
+def still_shown(layer_type: str, fields: dict) -> bool:
+    """Whether a layer of `layer_type` shows footage probed as `fields`, when another file
+    stands in for its footage (footage.replace, a footage param's file per row): image and
+    video layers draw any picture, a lottie layer only a Lottie animation, an audio layer
+    only sound."""
+    if layer_type in ("image", "video"):
+        return fields["kind"] in ("image", "vector", "video", "sequence")
+    if layer_type == "audio":
+        return footage_sounds(fields)
+    return fields["kind"] == layer_type  # lottie
 
 
 def is_missing(footage: dict) -> bool:

@@ -34,7 +34,7 @@ from protocol.model.sequences import is_pattern, pattern_regex
 from supervisor.confinement.checked_files import NotRegularFile, open_regular
 from supervisor.errors import CommandError
 from supervisor.confinement.roots import shown
-from supervisor.engine.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON
+from supervisor.engine.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON, ProbeError, probe
 from supervisor.engine.vector_footage_probe import VECTOR_EXTENSIONS
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
@@ -73,6 +73,20 @@ def check_import(engine, path: str) -> None:
         if extension not in IMAGE_EXTENSIONS:  # FFmpeg will open it
             _refuse_frame_field(path)
         _refuse_playlist(engine, path)
+
+
+def probed(engine, path: str, frame_rate: float | None = None) -> dict:
+    """The footage fields of `path` (footage_probe.probe's), once confinement allows every
+    file it reads: what footage.import, footage.replace and a footage param's value use."""
+    engine.check_path(path, "read")  # as given: a confined session refuses relative paths
+    check_import(engine, path)  # a sequence's frames too: each may be a link out of the roots
+    path = os.path.abspath(path)
+    if frame_rate is not None and frame_rate <= 0:
+        raise CommandError(f"frameRate must be above 0, got {frame_rate}.")
+    try:
+        return probe(path, frame_rate)
+    except ProbeError as error:
+        raise CommandError(str(error)) from None
 
 
 def check_document(engine, document: dict) -> None:

@@ -2,7 +2,8 @@
 it, so a project folder can be moved, copied or cloned from git and still find its footage and
 write its outputs beside itself.
 
-In memory every footage `path`, text `fontFile` and queue item `output` stays absolute
+In memory every footage `path`, text `fontFile`, queue item `output` and footage template
+param value (a param's default, a queue item's params) stays absolute
 (docs/document.md), so nothing past project.open and project.save ever sees a relative path. On save, a path inside
 the project's folder (or below it) is written relative to that folder; a path elsewhere stays
 absolute, because "../../shots" would break as soon as the project file alone is moved. On open,
@@ -21,8 +22,15 @@ def _path_fields(doc: dict):
     """(container, key) for every path a document stores."""
     for footage in doc.get("footage", []):
         yield footage, "path"
+    footage_params = [param for param in doc.get("params") or []
+                      if isinstance(param, dict) and param.get("type") == "footage"]
+    for param in footage_params:
+        yield param, "default"
     for item in doc.get("renderQueue", []):
         yield item, "output"
+        values = item.get("params")
+        for param in footage_params if isinstance(values, dict) else ():
+            yield values, param.get("name")
     for comp in doc.get("comps", []):
         for layer in comp.get("layers", []):
             content = layer.get("content")

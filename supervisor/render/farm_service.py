@@ -1,7 +1,7 @@
 """The session's RenderService as a farm node uses it: the same planning and chunk scheduling
 (supervisor/render/service.py, supervisor/render/run.py), with `--chunk-size` deciding the chunks
-when it
-is given. Kept apart so the MCP session's service carries no command-line option."""
+when it is given, and each item's events (started, progressed, finished) told to the display.
+Kept apart so the MCP session's service carries no command-line option."""
 
 from __future__ import annotations
 
@@ -10,12 +10,19 @@ from workers.exporter import plan_chunks
 
 
 class FarmRenderService(RenderService):
-    def __init__(self, pool, chunk_size: int | None = None) -> None:
+    def __init__(self, pool, chunk_size: int | None = None, on_item=None) -> None:
         super().__init__(pool)
         self.chunk_size = chunk_size
+        # (item id, status, progress) as the run reports each item: the display's row events
+        self.on_item = on_item
 
-    def _queue_plans(self, engine, document: dict) -> list:
-        plans = super()._queue_plans(engine, document)
+    def _item_event(self, engine, item_id: str, status: str, progress: float) -> None:
+        super()._item_event(engine, item_id, status, progress)
+        if self.on_item is not None:
+            self.on_item(item_id, status, progress)
+
+    def _queue_plans(self, engine, snapshot_id: str, document: dict) -> list:
+        plans = super()._queue_plans(engine, snapshot_id, document)
         if self.chunk_size is not None:
             for plan in plans:
                 if plan.chunks:

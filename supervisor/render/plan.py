@@ -3,8 +3,10 @@ how its frames are split into chunks for the render workers.
 
 The order of decisions is docs/outputs.md's and docs/rendering.md's:
 1. items refused for a reason of their own (codecOptions off the format's list, missing
-   footage, an output outside the write roots) are reported failed, naming the option or the
-   file, and take no part;
+   footage, an output outside the write roots, template values that cannot be used or an
+   output naming a param without a value) are reported failed, naming the option, the file or
+   the param, and take no part; an item with template values is planned against its own
+   document (supervisor/render/item_snapshots.py);
 2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
    is refused with `RenderRefused`, naming both items, before a single file is touched;
 3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
@@ -31,8 +33,10 @@ from protocol.model.frame_spec import frames_of
 from protocol.model.keyframes import frame_count
 from protocol.model.layers import FOOTAGE_TYPES
 from protocol.model.output_formats import output_format
-from protocol.model.output_names import expand_comp_name, find_clash, frame_path, planned_output
-from supervisor.engine.footage_probe import is_missing
+from protocol.model.output_names import (expand_fields, find_clash, frame_path, planned_output,
+                                         unknown_fields)
+from protocol.model.template_params import item_fields
+from supervisor.engine.footage_probe import ProbeError, is_missing, probe
 from supervisor.render.inputs import ProjectInputs
 from supervisor.render.sound_plan import SoundPlan, plan_sound
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
@@ -76,6 +80,9 @@ class ItemPlan:
     error: str | None = None  # refused before rendering
     skipped: bool = False  # a video whose file exists, with skipExisting
     sound: SoundPlan | None = None  # the file's sound track, mixed once for the item
+    # (snapshot id, document) of an item rendering template values: its own document, the
+    # values applied; None renders the render's snapshot.
+    snapshot: tuple[str, dict] | None = None
 
     @property
     def is_sequence(self) -> bool:
@@ -93,22 +100,36 @@ class ItemPlan:
 
 def plan_render(document: dict, item_ids: list[str], workers: int,
                 check_write: Callable[[str], None] | None = None,
-                project_path: str | None = None) -> list[ItemPlan]:
+                project_path: str | None = None,
+                own: dict | None = None) -> list[ItemPlan]:
     """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
     an output over one of the project's inputs (`document` saved at `project_path`).
 
-    `check_write(path)` raises with a sentence when a path may not be written (confinement)."""
-    comps = {comp["id"]: comp for comp in document["comps"]}
+    `check_write(path)` raises with a sentence when a path may not be written (confinement).
+    `own` maps an item rendering template values to its own (snapshot id, document), or to
+    the sentence saying why it cannot render."""
+    own = own or {}
     items = {item["id"]: item for item in document["renderQueue"]}
-    plans = [_item_plan(items[item_id], comps[items[item_id]["comp"]]) for item_id in item_ids]
-    for plan in plans:
-        plan.error = _refusal(document, plan, check_write)
+    fields = {item_id: item_fields(document, items[item_id]) for item_id in item_ids}
+    plans = []
+    for item_id in item_ids:
+        item, snapshot = items[item_id], own.get(item_id)
+        drawn = snapshot[1] if isinstance(snapshot, tuple) else document
+        plan = _item_plan(item, next(c for c in drawn["comps"] if c["id"] == item["comp"]),
+                          fields[item_id])
+        if isinstance(snapshot, str):
+            plan.error = f"{item_id} was not rendered: {snapshot}"
+        else:
+            plan.snapshot = snapshot
+            plan.error = _refusal(drawn, plan, check_write, item)
+        plans.append(plan)
     refused = [plan.id for plan in plans if plan.error]
-    clash = find_clash((planned_output(items[plan.id], plan.comp) for plan in plans), refused)
+    clash = find_clash((planned_output(items[plan.id], plan.comp, fields[plan.id])
+                        for plan in plans), refused)
     if clash is not None:
         raise RenderRefused(clash.message + ".")
     claimed: set[str] = set()  # files earlier items of this render write
-    inputs = ProjectInputs(document, project_path)
+    inputs = ProjectInputs(_with_rows_footage(document, plans), project_path)
     for plan in plans:
         if plan.error:
             continue
@@ -148,10 +169,10 @@ def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: li
     return plan
 
 
-def _item_plan(item: dict, comp: dict) -> ItemPlan:
+def _item_plan(item: dict, comp: dict, fields: dict) -> ItemPlan:
     fmt = item["format"]
     count = frame_count(comp["duration"], comp["frameRate"])
-    return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
+    return ItemPlan(item["id"], comp, fmt, expand_fields(item["output"], comp["name"], fields),
                     list(frames_of(item.get("frames"), count)),
                     render_codec_options(fmt, item.get("codecOptions")),
                     bool(item.get("skipExisting")))
@@ -161,7 +182,26 @@ def render_codec_options(fmt: str, given: dict | None) -> dict:
     return {**RENDER_CODEC_DEFAULTS.get(fmt, {}), **(given or {})}
 
 
-def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
+def _with_rows_footage(document: dict, plans: list[ItemPlan]) -> dict:
+    """The document's footage and the files its items' template values point footage at: a
+    render must write over neither."""
+    footage = list(document["footage"])
+    paths = {item["path"] for item in footage}
+    for plan in plans:
+        for item in plan.snapshot[1]["footage"] if plan.snapshot else ():
+            if item["path"] not in paths:
+                paths.add(item["path"])
+                footage.append(item)
+    return {"footage": footage}
+
+
+def _refusal(document: dict, plan: ItemPlan, check_write, item: dict) -> str | None:
+    unnamed = unknown_fields(item["output"], item_fields(document, item))
+    if unnamed:
+        return (f"{plan.id} was not rendered: its output {item['output']} names "
+                f"[param:{unnamed[0]}], which has no value for it (no such param, or one "
+                "without a default that the item gives no value); give the item that param "
+                "in its params, or another output.")
     try:
         # What the workers would pass to the encoder, defaults included: options stored in a
         # project file were only warned about when it was opened.
@@ -219,8 +259,20 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
         claimed.update(paths[number] for number in plan.frames)
         return
     output = os.path.normpath(plan.output)
-    if plan.skip_existing and (output in claimed or os.path.exists(output)):
+    if plan.skip_existing and (output in claimed or _is_whole_video(output)):
         plan.skipped = True
         plan.frames = []
         return
     claimed.add(output)
+
+
+def _is_whole_video(path: str) -> bool:
+    """Whether a video skipExisting may leave alone is there: a file that opens as a video with
+    frames. A render's own video appears only when complete; a file cut short by an interrupted
+    copy, or left by another tool, does not open and is rendered again."""
+    if not os.path.isfile(path):
+        return False
+    try:
+        return probe(path).get("frameCount", 0) > 0
+    except ProbeError:
+        return False

@@ -193,7 +193,9 @@ class RenderRun:
                         item.status = "failed"
                         item.error = (f"{item.plan.id} failed: the folder for "
                                       f"{item.plan.output} could not be created ({error}).")
+                        self._on_item(item.plan.id, "failed", 0.0)
                         continue
+                    self._on_item(item.plan.id, "rendering", 0.0)  # its first chunk goes
                 return item, index, chunk
         return None
 
@@ -214,10 +216,12 @@ class RenderRun:
                 item.attempt_frames[index] = 0
             task, payload = (("audio_mix", sound_payload(item.plan, chunk)) if index == SOUND
                              else ("render_chunk", chunk_payload(item.plan, chunk)))
+            # An item rendering template values draws its own document (render/plan.py).
+            snapshot_id, document = item.plan.snapshot or (self.snapshot_id, self.document)
             try:
                 value = run_with_snapshot(
                     self.pool, worker, task, payload,
-                    self.snapshot_id, self.document, cancel=self.cancel,
+                    snapshot_id, document, cancel=self.cancel,
                     on_progress=lambda number: self._frame_written(item, index, number))
             except JobFailed as error:
                 if not worker.alive:

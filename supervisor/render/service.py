@@ -1,7 +1,9 @@
 """The session's render service: what renderQueue.render, renderQueue.stop, comp.saveFrameAs,
-render.preRender and file.createProxy do (supervisor/engine/commands/render*.py hand them here).
+render.preRender, file.createProxy and template.preview do (supervisor/engine/commands/render*.py hand them here).
 
-    renderQueue.render ──► snapshot ──► plan (render/plan.py: refusals, clashes, outputs over
+    renderQueue.render ──► snapshot ──► each item with template values: its own snapshot
+                                        (render/item_snapshots.py)
+                                   ──► plan (render/plan.py: refusals, clashes, outputs over
                                              inputs, chunks)
                                    ──► RenderRun (render/run.py: chunks over render workers)
        wait true:  runs on the calling lane thread, progress and cancel through its Work
@@ -25,7 +27,9 @@ from supervisor.render.plan import RenderRefused, plan_render
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
+from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
+from supervisor.render.template_previews import preview_template
 
 log = logging.getLogger("rendervisor.render")
 
@@ -72,11 +76,11 @@ class RenderService:
             queued = plans is None
             if queued:
                 snapshot_id, document = engine.snapshot()
-                plans = self._queue_plans(engine, document)
+                plans = self._queue_plans(engine, snapshot_id, document)
             run = RenderRun(self.pool, snapshot_id, document, plans,
                             on_progress=work.progress if work is not None else None,
                             cancel=work.cancel.child() if work is not None else None,
-                            on_item=(lambda item, status, progress: self._item_changed(
+                            on_item=(lambda item, status, progress: self._item_event(
                                 engine, item, status, progress)) if queued else None)
             self._current = run
             self._mirrored.clear()  # the document's statuses may have changed since
@@ -88,7 +92,7 @@ class RenderService:
                                1.0 if item.status == "done" else 0.0)
         return run
 
-    def _queue_plans(self, engine, document: dict) -> list:
+    def _queue_plans(self, engine, snapshot_id: str, document: dict) -> list:
         ids = [item["id"] for item in document["renderQueue"] if item["status"] != "done"]
         if not ids:
             done = len(document["renderQueue"])
@@ -101,7 +105,8 @@ class RenderService:
         try:
             return plan_render(document, ids, workers,
                                lambda path: engine.check_path(path, "write"),
-                               engine.project_path)
+                               engine.project_path,
+                               item_snapshots(engine, snapshot_id, document, ids))
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 
@@ -125,6 +130,11 @@ class RenderService:
         return {"completed": sum(entry["status"] == "done" for entry in items),
                 "failed": sum(entry["status"] == "failed" for entry in items) + removed,
                 "items": items}
+
+    def _item_event(self, engine, item_id: str, status: str, progress: float) -> None:
+        """What the render run reports of an item as it renders: its first chunk going out
+        ("rendering", 0), each frame written, its end. A farm node also shows them."""
+        self._item_changed(engine, item_id, status, progress)
 
     def _item_changed(self, engine, item_id: str, status: str, progress: float | None) -> None:
         """Mirror an item's state into the document (status) and engine.item_progress.
@@ -177,6 +187,9 @@ class RenderService:
 
     def create_proxy(self, engine, params: dict, work: Work | None) -> dict:
         return create_proxy(self, engine, params, work)
+
+    def preview_template(self, engine, params: dict, work: Work | None) -> dict:
+        return preview_template(self, engine, params, work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
                   work: Work | None) -> dict:

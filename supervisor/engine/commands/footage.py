@@ -15,8 +15,8 @@ from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
 from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
 from supervisor.errors import CommandError
-from supervisor.engine.footage_probe import ProbeError, probe
-from supervisor.engine.footage_reads import check_import
+from supervisor.engine.footage_probe import layer_types_showing, still_shown
+from supervisor.engine.footage_reads import probed
 
 PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), a folder of numbered "
@@ -25,21 +25,6 @@ PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern w
 # Which layer type shows footage of each kind (an audio layer also plays a video's sound).
 SHOWN_BY = {"image": "image", "vector": "image", "video": "video", "sequence": "video",
             "lottie": "lottie", "audio": "audio"}
-
-
-def _user_types(doc: dict, footage: dict) -> set[str]:
-    """The types of the layers showing `footage`."""
-    return {layer["type"] for comp in doc["comps"] for layer in comp["layers"]
-            if layer["content"].get("footage") == footage["id"]}
-
-
-def _still_shown(layer_type: str, fields: dict) -> bool:
-    """Whether a layer of `layer_type` shows footage probed as `fields` (footage.replace)."""
-    if layer_type in ("image", "video"):
-        return fields["kind"] in ("image", "vector", "video", "sequence")
-    if layer_type == "audio":
-        return footage_sounds(fields)
-    return fields["kind"] == layer_type  # lottie
 
 
 def _users(doc: dict, footage: dict) -> list[str]:
@@ -68,18 +53,6 @@ def check_shown_by(footage: dict, kind: str) -> None:
 
 
 FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (default 30)"}
-
-
-def probed(engine, path: str, frame_rate: float | None = None) -> dict:
-    engine.check_path(path, "read")  # as given: a confined session refuses relative paths
-    check_import(engine, path)  # a sequence's frames too: each may be a link out of the roots
-    path = os.path.abspath(path)
-    if frame_rate is not None and frame_rate <= 0:
-        raise CommandError(f"frameRate must be above 0, got {frame_rate}.")
-    try:
-        return probe(path, frame_rate)
-    except ProbeError as error:
-        raise CommandError(str(error)) from None
 
 
 def import_footage(engine, path: str, name: str | None = None,
@@ -140,8 +113,8 @@ def footage_replace(engine, params, work):
     footage = find_footage(engine.doc, params["footage"])
     fields = probed(engine, params["path"], params.get("frameRate"))
     warnings = fields.pop("warnings", [])
-    unfit = sorted(layer_type for layer_type in _user_types(engine.doc, footage)
-                   if not _still_shown(layer_type, fields))
+    unfit = sorted(layer_type for layer_type in layer_types_showing(engine.doc, footage)
+                   if not still_shown(layer_type, fields))
     if unfit:
         # Image and video layers draw any picture; a lottie layer only a Lottie animation, and
         # an audio layer only sound.

@@ -8,6 +8,7 @@ which holds the naming rules (docs/outputs.md) for every part of rendervisor.
 
 from __future__ import annotations
 
+import copy
 import os
 
 from protocol.model.codec_options import (CodecOptionRefused, accepted_options,
@@ -17,12 +18,15 @@ from protocol.model.frame_spec import frame_ranges
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
 from protocol.model.output_names import (OutputNameError, format_for_output, output_for_new_item,
-                                   resolve_output)
+                                   resolve_output, unknown_fields)
+from protocol.model.template_params import (ParamError, TargetError, find_param, item_fields,
+                                            names_listed, resolved_values)
 from supervisor.engine.commands.lookup import find_comp, find_item
 from supervisor.engine.commands.overview import item_summary
 from supervisor.engine.commands.registry import COMP_REF, ITEM_REF, OUTPUT_PATH, command, described
 from supervisor.errors import CommandError
 from supervisor.engine.commands.render import render_command
+from supervisor.engine.template_values import checked_values
 
 ITEM_PARAMS = {
     "output": described(OUTPUT_PATH, "the file (video) or pattern (sequence: [####] is the frame "
@@ -43,6 +47,9 @@ ITEM_PARAMS = {
                    "the format's first"},
     "audioBitrate": {"type": ["string", "integer", "null"], "description": "bits per second "
                      "for aac or opus (192k, 128000); null: the codec's default"},
+    "params": {"type": "object", "description": "template values this item renders with: "
+               "NAME -> value (template.list lists the params; the others take their "
+               "defaults); the project itself is unchanged"},
 }
 
 
@@ -88,6 +95,29 @@ def _audio_settings(settings: dict, format: str, owner: str) -> dict:
     return settings
 
 
+def _template_values(engine, given) -> dict:
+    """An item's params, checked (every value of its param's type, its footage files there,
+    every required param given), as the item stores them."""
+    try:
+        checked = checked_values(engine, engine.doc, given)
+        resolved_values(engine.doc, checked)
+    except ParamError as error:
+        raise CommandError(f"param {error.name!r}: {error}." if error.name
+                           else f"params: {error}.") from None
+    except TargetError as error:
+        raise CommandError(f"{error}.") from None
+    return checked
+
+
+def _check_output_fields(engine, output: str, item: dict) -> None:
+    """Refuse an output whose [param:NAME] names no param, or one without a value here."""
+    for name in unknown_fields(output, item_fields(engine.doc, item)):
+        why = (f"there is no param {name!r} (the params are {names_listed(engine.doc)})"
+               if find_param(engine.doc, name) is None else
+               f"{name} has no default and the item gives it no value")
+        raise CommandError(f"output {output!r} names [param:{name}], but {why}.")
+
+
 def _codec_options(options, format: str, owner: str) -> dict:
     """The options as given, once protocol/model/codec_options.py's list for the format allows
     them (an item stores what it was given)."""
@@ -100,9 +130,10 @@ def _codec_options(options, format: str, owner: str) -> dict:
 
 @command("renderQueue.add", "Queue a render",
          "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
-         "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, encoder options "
-         "and its sound (audio, audioCodec, audioBitrate). Returns {item, output} with output "
-         "resolved to an absolute path or pattern.",
+         "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, encoder options, "
+         "its sound (audio, audioCodec, audioBitrate) and template params (values for the "
+         "project's params, for this item only). Returns {item, output} with output resolved "
+         "to an absolute path or pattern ([param:NAME] fills in a param's value).",
          {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
 def queue_add(engine, params, work):
     doc = engine.doc
@@ -116,15 +147,18 @@ def queue_add(engine, params, work):
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
                           params.get("skipExisting", False), options, audio)
+    if "params" in params:
+        item["params"] = _template_values(engine, params["params"])
+    _check_output_fields(engine, output, item)
     doc["renderQueue"].append(item)
     return {"item": item["id"], "output": output, "format": format,
             "index": len(doc["renderQueue"])}
 
 
 @command("renderQueue.set", "Change a queued render",
-         "Change a queue item's comp, output, format, frames, skipExisting, codecOptions or "
-         "sound (audio, audioCodec, audioBitrate; null returns one to its default); the item is "
-         "queued again.",
+         "Change a queue item's comp, output, format, frames, skipExisting, codecOptions, "
+         "sound (audio, audioCodec, audioBitrate; null returns one to its default) or params "
+         "(replacing the item's values); the item is queued again.",
          {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
 def queue_set(engine, params, work):
     doc = engine.doc
@@ -148,6 +182,10 @@ def queue_set(engine, params, work):
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
     if "skipExisting" in params:
         item["skipExisting"] = params["skipExisting"]
+    if "params" in params:
+        item["params"] = _template_values(engine, params["params"])
+    if "params" in params or "output" in params:
+        _check_output_fields(engine, item["output"], item)
     # A new format needs options it accepts. Options left as they were stored (a project
     # file's, perhaps) are not refused here but by the render, item by item.
     if "codecOptions" in params or item["format"] != format_before:
@@ -188,6 +226,8 @@ def queue_duplicate(engine, params, work):
     copy_ = new_queue_item(doc, original["comp"], original["output"], original["format"],
                            original["frames"], original["skipExisting"],
                            original["codecOptions"], original)
+    if "params" in original:
+        copy_["params"] = copy.deepcopy(original["params"])
     doc["renderQueue"].insert(doc["renderQueue"].index(original) + 1, copy_)
     return {"item": copy_["id"], "output": copy_["output"],
             "index": doc["renderQueue"].index(copy_) + 1}

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 from supervisor.engine.commands.overview import document_overview
 from supervisor.errors import CommandError
 from supervisor.engine.engine import Engine
-from supervisor.mcp.tools.registry import CallContext, ToolError, tool
+from supervisor.mcp.tools.registry import CallContext, ToolError, ToolResult, tool
 
 
 def _engine(ctx: CallContext) -> Engine:
@@ -83,17 +83,28 @@ def command_batch_lane(args: dict) -> str:
 
 @tool("command_run", "Run an engine command",
       "Run one engine command (see command_list) with its params (camelCase, as the catalog "
-      "gives them) and return its JSON result. Commands that change the project are one undo "
-      "step each (edit.undo). Comps, layers and items are named by id, by name, or (layers, "
-      "items) by 1-based index.",
+      "gives them) and return its JSON result (template.preview's picture as a PNG image). "
+      "Commands that change the project are one undo step each (edit.undo). Comps, layers and "
+      "items are named by id, by name, or (layers, items) by 1-based index.",
       {"id": {"type": "string", "description": "the command id, e.g. layer.add"},
        "params": {"type": "object", "description": "the command's params"}},
       required=("id",), lane=command_run_lane, destructive=True)
-def command_run(args: dict, ctx: CallContext) -> dict:
+def command_run(args: dict, ctx: CallContext) -> dict | ToolResult:
     try:
-        return _engine(ctx).run(args["id"], args.get("params") or {}, ctx)
+        return shown(_engine(ctx).run(args["id"], args.get("params") or {}, ctx))
     except CommandError as error:
         raise ToolError(str(error)) from None
+
+
+def shown(result: dict) -> dict | ToolResult:
+    """A command's result as the tool answers it: a picture it drew (template.preview's
+    `image`) as image content, as render_preview gives one, the rest as JSON beside it."""
+    image = result.get("image")
+    if not isinstance(image, dict):
+        return result
+    rest = {key: value for key, value in result.items() if key != "image"}
+    return ToolResult([{"type": "image", **image}, {"type": "text", "text": json.dumps(rest)}],
+                      structured=rest)
 
 
 @tool("command_batch", "Run engine commands in a batch",
