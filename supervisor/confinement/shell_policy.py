@@ -69,21 +69,22 @@ class ShellPolicy:
             self.refusal = (f"{SANDBOX_BEGINS}, and it has no seccomp filter for this "
                             f"machine ({machine}; there are filters for x86_64 and aarch64), "
                             "without which a command could leave set-user-ID files or symbolic "
-                            "links in a write root; start rendervisor mcp with --shell off")
+                            "links in a write root or reach unix sockets; start rendervisor "
+                            "mcp with --shell off")
 
     def describe(self) -> str:
         """One sentence for the shell tool's description and the server's instructions."""
         if self.mode == "off":
             return "Shell is off in this session (--shell off): every call is refused."
         if self.mode == "host":
-            return ("Commands run on the machine as the server's user, with no confinement.")
+            return "Commands run on the machine as the server's user, with no confinement."
         if self.refusal is not None:
             return f"Every call is refused here: {self.refusal}."
         return ("Commands run in a bubblewrap sandbox that shows only the session's roots "
                 "(write roots writable, read roots read-only) and the system's programs "
                 "read-only, with a private /tmp and /dev, no network and no other process; "
-                "it cannot make symbolic links or set-user-ID files; cwd must be inside a root "
-                "(default: the first write root).")
+                "it cannot make symbolic links, set-user-ID files or unix sockets; cwd must be "
+                "inside a root (default: the first write root).")
 
     def sandbox_failed(self, message: str) -> None:
         """The sandbox's first start failed with bwrap's `message`: every call is refused

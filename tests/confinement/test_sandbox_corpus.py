@@ -64,28 +64,37 @@ def server(world):
 
 
 @pytest.fixture(scope="module")
-def abstract_listener():
-    """A unix socket in the host's abstract namespace (no file to bind), accepting for the
-    whole module: a command that reaches it has left the network namespace."""
-    listener = socket.socket(socket.AF_UNIX)
-    listener.bind("\0" + ABSTRACT_NAME)
-    listener.listen(4)
-    listener.settimeout(0.2)
-    accepted, stop = [], threading.Event()
+def listeners(world):
+    """Unix sockets the test serves for the whole module, as host services do: one in the
+    host's abstract namespace (no file), one whose file is in the write root. A command that
+    reaches either has left the sandbox (a server on a socket acts for whoever connects)."""
+    served = {}
+    for name, address in (("abstract", "\0" + ABSTRACT_NAME),
+                          ("in-root", os.path.join(world.write, "service.sock"))):
+        listener = socket.socket(socket.AF_UNIX)
+        listener.bind(address)
+        listener.listen(4)
+        listener.settimeout(0.2)
+        served[name] = (listener, [])
+    stop = threading.Event()
 
-    def accept() -> None:
+    def accept(listener, accepted) -> None:
         while not stop.is_set():
             try:
                 accepted.append(listener.accept())
             except OSError:
                 continue
 
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield accepted
+    threads = [threading.Thread(target=accept, args=pair, daemon=True)
+               for pair in served.values()]
+    for thread in threads:
+        thread.start()
+    yield {name: accepted for name, (_, accepted) in served.items()}
     stop.set()
-    thread.join()
-    listener.close()
+    for thread in threads:
+        thread.join()
+    for listener, _ in served.values():
+        listener.close()
 
 
 def py(code: str) -> str:
@@ -94,7 +103,7 @@ def py(code: str) -> str:
 
 
 # A case's own check: check(output, target, extra), `output` the command's stdout and stderr
-# (the structured result's), `extra` the abstract socket's accepted connections.
+# (the structured result's), `extra` the connections each of `listeners` accepted.
 
 def output_has(*fragments: str):
     def check(output: dict, target: Target, extra) -> None:
@@ -120,7 +129,7 @@ def both(*checks):
 
 
 def no_connection(output: dict, target: Target, accepted) -> None:
-    assert accepted == [], "a command reached the host's abstract socket"
+    assert accepted == {"abstract": [], "in-root": []}, "a command reached a host's socket"
     assert "refused" in output["stdout"] and "connected" not in output["stdout"]
 
 
@@ -367,15 +376,18 @@ print("open", libc.open_by_handle_at(os.open("/usr", os.O_RDONLY), ctypes.byref(
     # -- libraries and the network ----------------------------------------------------------------
     ("ld-preload-a-host-library", lambda t: f"touch {t.o}/{t.E}; id -u",
      output_has("cannot be preloaded")),
-    ("connect-to-the-hosts-abstract-socket", lambda t: py(f"""
+    ("connect-to-the-hosts-unix-sockets", lambda t: py(f"""
 import socket
-s = socket.socket(socket.AF_UNIX)
-try:
-    s.connect("\\0{ABSTRACT_NAME}")
-    print("connected")
-except OSError as exc:
-    print("refused", exc.errno)
-"""), no_connection),
+for address in ("\\0{ABSTRACT_NAME}", "{t.w}/service.sock"):
+    try:
+        socket.socket(socket.AF_UNIX).connect(address)
+        print("connected", address)
+    except OSError as exc:
+        print("refused", exc.errno)
+left, right = socket.socketpair()  # connects to nothing: allowed
+left.send(b"pair works")
+print(right.recv(10).decode())
+"""), both(no_connection, output_has("pair works"))),
     ("raw-and-packet-sockets", lambda t: py("""
 import socket
 for family, kind in ((socket.AF_PACKET, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_RAW)):
@@ -394,7 +406,7 @@ EXTRA = {"ld-preload-a-host-library": {"env": {"LD_PRELOAD": HOST_LIBRARY}}}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case[0] for case in CASES])
-def test_escape(case, world, server, abstract_listener):
+def test_escape(case, world, server, listeners):
     name, command, check = case
     target = Target(world.outside, world.read, world.write, world.base, server.process.pid)
     result, changes = attempt(server, world, command(target), **EXTRA.get(name, {}))
@@ -404,7 +416,7 @@ def test_escape(case, world, server, abstract_listener):
     assert SECRET not in text, f"{name} read an outside file: {text[:400]}"
     assert SERVER_SECRET not in text, f"{name} read the server's environment"
     if check is not None:
-        check(result["structuredContent"], target, abstract_listener)
+        check(result["structuredContent"], target, listeners)
     assert server.wait_for(server.request("ping"), 10)["result"] == {}, f"{name}: no server"
 
 

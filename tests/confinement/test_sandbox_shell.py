@@ -220,6 +220,38 @@ def test_a_connection_to_a_port_the_test_listens_on_loopback_fails(server):
     assert result["stdout"].split()[-1] == "lo"  # its own loopback, and no other interface
 
 
+def test_a_root_holding_the_servers_own_sockets_gives_no_way_to_them(tmp_path):
+    # The server's temporary folder inside its write root: the forkserver's socket (which forks
+    # and runs what it is sent) is then a file the sandbox sees.
+    root = tmp_path / "root"
+    (root / "tmp").mkdir(parents=True)
+    process = McpProcess("--write-root", str(root), env={"TMPDIR": str(root / "tmp")})
+    try:
+        process.initialize()
+        result = process.run("shell", {"command": "python3 - <<'EOF'\n" + """
+import os, socket, stat
+found = 0
+for parent, folders, files in os.walk("/"):
+    if parent.startswith(("/proc", "/sys", "/usr")):
+        folders[:] = []
+        continue
+    for name in files:
+        path = os.path.join(parent, name)
+        if stat.S_ISSOCK(os.lstat(path).st_mode):
+            found += 1
+            try:
+                socket.socket(socket.AF_UNIX).connect(path)
+                print("connected", path)
+            except OSError as exc:
+                print("refused", exc.errno, path)
+print("sockets", found)
+""" + "EOF"}, timeout=120)["structuredContent"]
+    finally:
+        process.stop()
+    assert "connected" not in result["stdout"], result
+    assert int(result["stdout"].split("sockets ")[-1]) >= 1, result  # the forkserver's, at least
+
+
 # -- teardown ---------------------------------------------------------------------------------
 
 def test_a_timeout_kills_every_process_of_the_sandbox_setsid_grandchildren_too(server, world):
