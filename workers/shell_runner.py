@@ -23,10 +23,6 @@ from workers.sandbox_status import SandboxStatus
 from workers.tasks import TaskError, task
 
 READ_SIZE = 65536
-# How long, once bwrap has exited, this worker waits for the sandbox's pid 1 to finish dying
-# (the kernel ends every process in its namespace first) so it can reap it: a process stuck in
-# the kernel must not hold the call; the pool's retirement of this worker reaps it then.
-REAP_SANDBOX_BOUND = 2.0
 
 
 @task("shell")
@@ -75,10 +71,10 @@ def run_shell(job):
     finally:
         if sandbox:
             os.close(status_read)
-    if status is not None:
-        _reap_sandbox(status.pid)
-        if not status.ran and not job.cancel.cancelled:
-            raise status.failure()
+    # bwrap exits without reaping the sandbox's pid 1: it re-parents to this worker (a
+    # subreaper), whose retirement after the job reaps it with the rest of its tree.
+    if status is not None and not status.ran and not job.cancel.cancelled:
+        raise status.failure()
     return {"exit_code": exit_code}
 
 
@@ -181,24 +177,3 @@ def _read_rest(status_fd: int, status: SandboxStatus) -> None:
         if not data:
             return
         status.feed(data)
-
-
-def _reap_sandbox(pid: int | None) -> None:
-    """Reap the sandbox's pid 1: bwrap exits without waiting for it, so it re-parents here
-    (this worker is a subreaper) and would stay a zombie."""
-    if not pid:
-        return
-    try:
-        pidfd = os.pidfd_open(pid)
-    except OSError:
-        return
-    try:
-        selector = selectors.DefaultSelector()
-        selector.register(pidfd, selectors.EVENT_READ)
-        selector.select(REAP_SANDBOX_BOUND)
-        selector.close()
-        os.waitpid(pid, os.WNOHANG)
-    except ChildProcessError:
-        pass
-    finally:
-        os.close(pidfd)
