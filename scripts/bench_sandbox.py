@@ -1,6 +1,6 @@
 """Sandbox benchmark: what bubblewrap costs a shell call, beside an unconfined shell, one run.
 
-    python scripts/bench_sandbox.py [--calls 200] [--spawns 300]
+    python scripts/bench_sandbox.py [--calls 200] [--spawns 300] [--srt PACKAGE_FOLDER]
 
 Prints one JSON object:
 - a shell call through `rendervisor mcp` (the whole round trip an agent waits for: the call,
@@ -9,7 +9,9 @@ Prints one JSON object:
   the difference of the medians, the sandbox's start-up cost per call;
 - the bare start-up, no server: `/bin/sh -c true` spawned directly beside the same command
   under bwrap with exactly the arguments a confined session's call gets (its private folder,
-  the seccomp filter, the environment through --args), median in ms.
+  the seccomp filter, the environment through --args), median in ms;
+- with --srt, the peer: the same commands under Anthropic's sandbox runtime, what Claude Code
+  runs its commands under on Linux (scripts/peers/srt_shell_reference.mjs says how; needs node).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ from bench_frontdoor import OURS, Driver, percentile
 from supervisor.confinement.roots import Confinement
 from supervisor.confinement.shell_policy import ShellPolicy
 from workers.shell_runner import sandboxed_command
+
+SRT_REFERENCE = os.path.join(HERE, "peers", "srt_shell_reference.mjs")
 
 # /usr/bin/python3 on both sides: on the host, `python3` may be a virtual environment's or a
 # version manager's shim, which would measure that instead of the sandbox.
@@ -79,10 +83,19 @@ def bare_spawns(root: str, spawns: int) -> dict:
             "difference_ms": round(statistics.median(sandboxed) - statistics.median(host), 2)}
 
 
+def srt_spawns(package: str, root: str, spawns: int) -> dict:
+    """The peer's per-command cost, from its own script (JSON on its stdout)."""
+    run = subprocess.run(["node", SRT_REFERENCE, os.path.abspath(package), root, str(spawns)],
+                         cwd=root, capture_output=True, text=True, check=True)
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument("--spawns", type=int, default=300)
+    parser.add_argument("--srt", metavar="PACKAGE_FOLDER",
+                        help="the installed @anthropic-ai/sandbox-runtime, to measure it too")
     args = parser.parse_args()
     root = tempfile.mkdtemp(prefix="bench-sandbox-")
     confined = OURS + ["--write-root", root]
@@ -94,6 +107,8 @@ def main() -> None:
             "host": summary(host), "sandbox": summary(sandbox),
             "sandbox_cost_ms": round(statistics.median(sandbox) - statistics.median(host), 2)}
     result["bare_start"] = bare_spawns(root, args.spawns)
+    if args.srt:
+        result["peer_srt"] = srt_spawns(args.srt, root, args.spawns)
     print(json.dumps(result, indent=2))
 
 
