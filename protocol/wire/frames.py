@@ -49,7 +49,11 @@ OUT_OF_MEMORY = "memory"
 # The worker does not hold the project snapshot the job names (it was replaced, or holds
 # another): the supervisor sends the job once more with the document.
 SNAPSHOT_MISSING = "snapshot-missing"
-ERROR_TYPES = frozenset({TASK_ERROR, CANCELLED, INTERNAL_ERROR, OUT_OF_MEMORY, SNAPSHOT_MISSING})
+# A sandboxed shell's bubblewrap never ran the command (no namespace, a bind that failed); the
+# message is bwrap's own line, which the supervisor turns into what to install or enable.
+SANDBOX_FAILED = "sandbox-failed"
+ERROR_TYPES = frozenset({TASK_ERROR, CANCELLED, INTERNAL_ERROR, OUT_OF_MEMORY, SNAPSHOT_MISSING,
+                         SANDBOX_FAILED})
 
 
 # The fields each kind must carry. A frame that decodes but lacks them is as unusable as garbage,

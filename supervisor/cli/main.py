@@ -11,6 +11,7 @@ import os
 import sys
 
 from supervisor import __version__
+from supervisor.confinement.shell_policy import SHELL_MODES
 from supervisor.errors import UsageError
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
@@ -68,6 +69,9 @@ def build_parser() -> Parser:
     mcp.add_argument("--teardown-grace", type=seconds, default=TEARDOWN_GRACE)
     mcp.add_argument("--log-level", default="WARNING",
                      choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
+    mcp.add_argument("--shell", choices=SHELL_MODES,
+                     help="off, sandbox (bubblewrap, bound to the roots; the default while "
+                          "confined) or host (the default unconfined)")
 
     render = commands.add_parser("render", help="render a saved project")
     render.add_argument("project", metavar="PROJECT")

@@ -15,11 +15,13 @@ import signal
 import sys
 import threading
 
-from supervisor.runtime import teardown
+from supervisor.confinement.shell_policy import shell_mode
 from supervisor.errors import UsageError
-from supervisor.runtime.pool import Pool, make_context, worker_preload
 from supervisor.mcp.server import Server
 from supervisor.mcp.session import Options, Session
+from supervisor.mcp.tools.shell_tool import check_sandbox
+from supervisor.runtime import teardown
+from supervisor.runtime.pool import Pool, make_context, worker_preload
 
 
 def run(args) -> int:
@@ -30,12 +32,14 @@ def run(args) -> int:
             if not os.path.isdir(root):
                 raise UsageError(f"rendervisor mcp: {flag} {root} is not an existing folder; "
                                  "create it or fix the path")
+    shell_mode(args.shell, bool(args.read_root or args.write_root))  # host while confined: exit 2
     logging.basicConfig(stream=sys.stderr, level=args.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     options = Options(project=args.project, read_roots=args.read_root,
                       write_roots=args.write_root, workers=args.workers,
                       max_inflight=args.max_inflight, join_grace=args.join_grace,
-                      teardown_grace=args.teardown_grace, log_level=args.log_level)
+                      teardown_grace=args.teardown_grace, log_level=args.log_level,
+                      shell=args.shell)
     teardown.become_subreaper()
     preload = worker_preload()
     context = make_context(preload)
@@ -46,6 +50,9 @@ def run(args) -> int:
         pool.close()
         raise UsageError(f"rendervisor mcp: {exc}") from None
 
+    # Before the first call, so a sandbox that cannot run here is refused from the start and
+    # the tool's description says why.
+    check_sandbox(session)
     server = Server(session, sys.stdin.buffer, sys.stdout.buffer, options.max_inflight)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: server.request_end("signal"))

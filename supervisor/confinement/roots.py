@@ -77,11 +77,6 @@ class Confinement:
             return self.check_read(path)
         raise ValueError(f"a path guard mode is read or write, not {mode!r}")
 
-    def refuse_shell(self) -> None:
-        if self.confined:
-            raise ConfinementError("shell is refused while the session is confined to roots: a "
-                                   "command could reach any file on the machine")
-
     def _resolve(self, path: str) -> str:
         if not isinstance(path, str) or not path:
             raise ConfinementError("a path must be a non-empty string")

@@ -41,8 +41,13 @@ EXIT_MARGIN = 0.5
 INSTRUCTIONS = (
     "rendervisor is a motion-graphics render engine. Build a project with command_run and "
     "command_batch (command_list shows every engine command and its parameters), look at frames "
-    "with render_preview, and render with the renderQueue.* commands. File and shell tools work "
-    "on the machine, confined to the session's roots when it has any.")
+    "with render_preview, and render with the renderQueue.* commands. File tools work on the "
+    "machine, confined to the session's roots when it has any.")
+
+
+def instructions(session: Any) -> str:
+    """INSTRUCTIONS, and which shell this session has."""
+    return f"{INSTRUCTIONS} The shell tool: {session.shell.describe()}"
 
 
 @dataclass
@@ -189,17 +194,17 @@ class Server:
                 "capabilities": self.capabilities(),
                 "serverInfo": {"name": "rendervisor", "title": "rendervisor",
                                "version": __version__},
-                "instructions": INSTRUCTIONS}
+                "instructions": instructions(self.session)}
 
     def discover(self, params: dict) -> dict:
         return {"supportedVersions": list(mcp_versions.MODERN_VERSIONS),
                 "capabilities": self.capabilities(),
                 "serverInfo": {"name": "rendervisor", "title": "rendervisor",
                                "version": __version__},
-                "instructions": INSTRUCTIONS}
+                "instructions": instructions(self.session)}
 
     def list_tools(self, params: dict) -> dict:
-        return {"tools": [tool.listing() for tool in TOOLS.values()]}
+        return {"tools": [tool.listing(self.session) for tool in TOOLS.values()]}
 
     def list_resources(self, params: dict) -> dict:
         return {"resources": [

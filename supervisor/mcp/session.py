@@ -1,10 +1,12 @@
-"""One MCP session's state: its options, the worker pool, the project engine and its roots."""
+"""One MCP session's state: its options, the worker pool, the project engine, its roots and its
+shell."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from supervisor.confinement.roots import Confinement
+from supervisor.confinement.shell_policy import ShellPolicy, shell_mode
 from supervisor.engine.engine import Engine
 from supervisor.render.service import RenderService
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
@@ -20,6 +22,7 @@ class Options:
     join_grace: float = JOIN_GRACE
     teardown_grace: float = TEARDOWN_GRACE
     log_level: str = "WARNING"
+    shell: str | None = None  # --shell: off, sandbox or host; None for the default
 
 
 class Session:
@@ -27,6 +30,8 @@ class Session:
         self.options = options
         self.pool = pool
         self.confinement = Confinement(options.read_roots, options.write_roots)
+        self.shell = ShellPolicy(shell_mode(options.shell, self.confinement.confined),
+                                 self.confinement)
         self.engine = self._open_engine(options.project)
         self.engine.render_service = RenderService(pool)
 

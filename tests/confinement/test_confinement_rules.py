@@ -87,9 +87,6 @@ def test_without_roots_nothing_is_confined(roots):
     rule = Confinement()
     assert not rule.confined
     assert rule.check_write("relative.txt") == os.path.abspath("relative.txt")
-    rule.refuse_shell()
-    with pytest.raises(ConfinementError, match="shell is refused"):
-        Confinement([str(roots / "data")]).refuse_shell()
 
 
 def test_the_engine_guard_takes_read_and_write(roots):

@@ -18,9 +18,12 @@ SERVER = [sys.executable, "-m", "supervisor.cli", "mcp"]
 
 
 class McpProcess:
-    def __init__(self, *args: str, env: dict | None = None, cwd: str | None = None) -> None:
+    def __init__(self, *args: str, env: dict | None = None, cwd: str | None = None,
+                 wrapper: tuple[str, ...] = ()) -> None:
+        # `wrapper`: a command the server runs under (`unshare ... --`), for tests that need
+        # the server in a namespace of its own.
         self.process = subprocess.Popen(
-            SERVER + list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [*wrapper, *SERVER, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, cwd=cwd)
         self.lines: list[str] = []
         self.messages: list[dict] = []

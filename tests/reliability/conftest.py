@@ -20,8 +20,9 @@ def confined_root(tmp_path_factory):
 def long_lived_server(confined_root):
     """One `rendervisor mcp` for a whole module: spawning one per hypothesis example would cost
     more than the examples themselves. Confined to `confined_root`, so fuzzed tool calls can
-    neither run a shell nor write outside it."""
-    server = McpProcess("--read-root", str(confined_root), "--write-root", str(confined_root))
+    neither run a shell (--shell off) nor write outside it."""
+    server = McpProcess("--read-root", str(confined_root), "--write-root", str(confined_root),
+                        "--shell", "off")
     server.initialize()
     yield server
     server.stop()

@@ -7,8 +7,6 @@ project.info and doc_inspect, never as a crash.
 
 from __future__ import annotations
 
-import os
-
 from protocol.model.audio import footage_sounds
 from protocol.model.document import allocate_id
 from supervisor.engine.commands.lookup import find_footage

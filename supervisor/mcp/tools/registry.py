@@ -49,15 +49,19 @@ class Tool:
     destructive: bool = False
     idempotent: bool = False
     open_world: bool = False
+    # describe(session) -> the description a session lists, where it depends on the session
+    # (the shell: off, sandboxed or on the host); None lists `description` as it is.
+    describe: Callable[[Any], str] | None = None
 
     def lane_for(self, arguments: dict) -> str:
         return self.lane(arguments) if callable(self.lane) else self.lane
 
-    def listing(self) -> dict:
+    def listing(self, session: Any = None) -> dict:
+        described = self.describe is not None and session is not None
         return {
             "name": self.name,
             "title": self.title,
-            "description": self.description,
+            "description": self.describe(session) if described else self.description,
             "inputSchema": self.input_schema,
             "annotations": {
                 "title": self.title,
