@@ -418,8 +418,8 @@ class Engine:
 
 
 # Families in the order a reader meets them; within a family, declaration order.
-FAMILY_ORDER = ("project", "comp", "layer", "mask", "marker", "prop", "effect", "footage",
-                "renderQueue", "render", "file", "edit")
+FAMILY_ORDER = ("project", "comp", "layer", "mask", "marker", "prop", "preset", "effect",
+                "footage", "renderQueue", "render", "file", "edit")
 
 
 def catalog_order() -> list:

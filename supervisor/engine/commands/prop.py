@@ -130,6 +130,32 @@ def prop_add_key(engine, params, work):
             "replaced": bool(same)}
 
 
+def replace_keys(prop: PropertyRef, path: str, keys: list[tuple]) -> list[dict]:
+    """Put `keys` ((time, value, interpolation), in time order) on the property in place of any
+    it had from the first's time to the last's (within SAME_TIME), keeping those outside: how a
+    preset lays its keys over an animation. Values and interpolations are checked as
+    prop.addKey checks them; the stored keys are returned."""
+    if not prop.animatable:
+        raise CommandError(f"{path} cannot be animated ({describe(prop.kind)}).")
+    first, last = keys[0][0] - SAME_TIME, keys[-1][0] + SAME_TIME
+    kept = [key for key in (prop.value["keys"] if is_animated(prop.value) else [])
+            if not first <= key["time"] <= last]
+    added = []
+    for time, value, interpolation in keys:
+        try:
+            interpolation = check_interpolation(interpolation)
+        except ValueError as error:
+            raise CommandError(f"interpolation: {error}.") from None
+        added.append({"time": time, "value": _checked(prop, path, value),
+                      "interpolation": interpolation})
+    if len(kept) + len(added) > MAX_KEYS:
+        raise CommandError(f"{path} would have {len(kept) + len(added):,} keys, over the limit "
+                           f"of {MAX_KEYS:,} for one property; remove some with "
+                           "prop.removeKey first.")
+    prop.container[prop.key] = {"keys": sorted(kept + added, key=lambda key: key["time"])}
+    return copy.deepcopy(added)
+
+
 @command("prop.removeKey", "Remove a keyframe",
          "Remove the key at a time, or by its 1-based index; removing the last key leaves the "
          "property static at that key's value.",
