@@ -69,7 +69,7 @@ PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
 # JobFailed.reason, and the cancel reason, of a job stopped by the preview deadline.
 DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
-                  "workers.chunk_task")
+                  "workers.chunk_task", "workers.layout_checks")
 
 
 class JobFailed(Exception):
