@@ -8,12 +8,13 @@ transparent, not used as a matte):
 - unsafe (text): it leaves the title-safe area (and maybe action-safe too).
 - overflow (text): its lines do not fit its paragraph box.
 - tooSmall (text): its size on screen (after fit, times its scale) is below readable.
-- lowContrast (text): measured on pixels. The comp is drawn three ways: whole, without the
-  text layer (what is behind it), and the text layer alone on transparency (where its glyphs
-  are). Over the glyphs' solid pixels (at least CORE_COVERAGE of the layer's fullest), each
-  pixel's WCAG contrast between the whole frame (the text as seen) and the frame without it
-  is taken, and the ratio that LOW_PERCENTILE of those pixels fall below is the text's: a
-  caption half over a white box and half over a dark sky reads as its worse half.
+- lowContrast (text): measured on pixels. The comp is drawn three ways: whole, with the text's
+  fill left out (what is behind the letters: the picture, and the text's own stroke), and the
+  text's fill alone on transparency (where its letters are). Over the letters' solid pixels
+  (at least CORE_COVERAGE of the fullest), each pixel's WCAG contrast between the whole frame
+  (the text as seen) and the frame without the fill is taken, and the ratio that
+  LOW_PERCENTILE of those pixels fall below is the text's: a caption half over a white box
+  and half over a dark sky reads as its worse half.
 
 A layer asked about "when settled" (the default moments at its in and out points) is checked
 for overflow alone while it is in transition then: its transform (or a parent's) or its opacity
@@ -198,24 +199,26 @@ def text_contrast(document: dict, comp: dict, layer: dict, time: float,
                   whole: np.ndarray) -> float | None:
     """The text's contrast with what is behind it, measured on pixels (see the module's
     docstring), `whole` being the comp drawn as it is; None when too little of the text is
-    solid to measure."""
-    def drawn(keep, transparent=False) -> np.ndarray:
-        layers = [dict(other, enabled=other.get("enabled", True) and keep(other))
+    solid to measure. What is behind a text's fill includes its own stroke: white captions
+    outlined in black read against the outline, whatever the picture."""
+    def drawn(content: dict, others: bool, transparent: bool = False) -> np.ndarray:
+        layers = [dict(other, content=content) if other is layer else
+                  dict(other, enabled=other.get("enabled", True) and others)
                   for other in comp["layers"]]
         changed = dict(document, comps=[dict(c, layers=layers) if c is comp else c
                                         for c in document["comps"]])
         return render_frame(changed, comp["id"], time, footage=FOOTAGE,
                             scale=contrast_scale(comp), transparent=transparent).pixels
 
-    alone = drawn(lambda other: other is layer, transparent=True)
-    coverage = alone[..., 3]
+    fill_alone = drawn(dict(layer["content"], stroke=None), others=False, transparent=True)
+    coverage = fill_alone[..., 3]
     if not coverage.any():
         return None
     core = coverage >= CORE_COVERAGE * coverage.max()
     if core.sum() < MIN_CORE_PIXELS:
         return None
     seen = _luminance(whole[core])
-    behind = _luminance(drawn(lambda other: other is not layer)[core])
+    behind = _luminance(drawn(dict(layer["content"], fill=[0, 0, 0, 0]), others=True)[core])
     ratios = (np.maximum(seen, behind) + 0.05) / (np.minimum(seen, behind) + 0.05)
     return float(np.percentile(ratios, LOW_PERCENTILE))
 

@@ -127,6 +127,19 @@ def test_text_half_over_a_box_of_its_own_color_is_low_contrast(server):
     assert found["ratio"] < 1.5
 
 
+def test_an_outline_counts_as_what_is_behind_the_letters(server):
+    """White captions on a white picture: unreadable alone, readable outlined in black."""
+    comp(server, [
+        {"type": "text", "name": "Outlined", "text": "outlined words", "size": 60,
+         "fill": "#ffffff", "stroke": "#000000", "strokeWidth": 8, "position": [640, 250]},
+        {"type": "text", "name": "Bare", "text": "bare words", "size": 60, "fill": "#ffffff",
+         "position": [640, 450]},
+    ], background="#f0f0f0")
+    (found,) = findings(server, time=0)
+    assert (found["layer"], found["kind"]) == ("Bare", "lowContrast")
+    assert found["ratio"] == pytest.approx(wcag("#ffffff", "#f0f0f0"), abs=0.05)
+
+
 def test_layers_sliding_and_fading_in_and_out_are_not_held_to_the_canvas_then(server):
     comp(server, [{"type": "text", "name": "Title", "text": "Arriving", "size": 80}])
     for preset, params in (("slideIn", {"from": "left"}), ("fadeOut", {})):
