@@ -16,9 +16,10 @@ transparent, not used as a matte):
   LOW_PERCENTILE of those pixels fall below is the text's: a caption half over a white box
   and half over a dark sky reads as its worse half.
 
-A layer asked about "when settled" (the default moments at its in and out points) is checked
-for overflow alone while it is in transition then: its transform (or a parent's) or its opacity
-between keys, as when it slides or fades in or out.
+A layer asked about at its in or out point (the default moments there) comes with the stretch
+of time from that moment to its midpoint; if its transform (or a parent's) or its opacity has
+keys within it, the layer is arriving or leaving (sliding, fading, popping in or out, or
+waiting off the comp to enter), and it is checked for overflow alone then.
 """
 
 from __future__ import annotations
@@ -57,23 +58,25 @@ _WEIGHTS = np.array(LUMINANCE_WEIGHTS)
 
 @task("layout_check")
 def layout_check(job):
-    """Payload: snapshot (+ document), comp, time, layers ([{id, settled}]: the layers to
-    check, and whether only when not in transition), titleSafe, actionSafe (percent). Returns
-    {findings: [{layer, layerId, time, kind, message, ratio?}]}."""
+    """Payload: snapshot (+ document), comp, time, layers ([{id, rest}]: the layers to check,
+    and the [start, end] the layer must be still over to be checked whole, or null),
+    titleSafe, actionSafe (percent). Returns {findings: [{layer, layerId, time, kind, message,
+    ratio?}]}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
     if comp is None:
         raise TaskError(f"the project has no comp {spec['comp']!r}")
     time = spec["time"]
-    asked = {entry["id"]: entry["settled"] for entry in spec["layers"]}
+    asked = {entry["id"]: entry["rest"] for entry in spec["layers"]}
     findings, texts = [], []
     for layer in shown_layers(comp, time):
         if layer["id"] not in asked or layer.get("type") == "null":
             continue
         overflow = overflow_finding(layer, time)
         findings += [overflow] if overflow else []
-        if asked[layer["id"]] and in_transition(comp, layer, time):
+        rest = asked[layer["id"]]
+        if rest is not None and changes_within(comp, layer, *rest):
             continue
         findings += geometry_findings(document, comp, layer, time, spec["titleSafe"],
                                       spec["actionSafe"])
@@ -104,9 +107,9 @@ def shown_layers(comp: dict, time: float) -> list[dict]:
             if index not in mattes and is_visible(layer, time) and layer_opacity(layer, time) > 0]
 
 
-def in_transition(comp: dict, layer: dict, time: float) -> bool:
-    """Whether the layer's transform (or a parent's) or its opacity is between its first and
-    last keys at `time`."""
+def changes_within(comp: dict, layer: dict, start: float, end: float) -> bool:
+    """Whether the layer's transform (or a parent's) or its opacity is keyed to change at some
+    time from `start` to `end`: its keys span reaches into that stretch."""
     by_id = {candidate["id"]: candidate for candidate in comp["layers"]}
     chain, current = [], layer
     while current is not None and current not in chain:
@@ -117,8 +120,8 @@ def in_transition(comp: dict, layer: dict, time: float) -> bool:
             if key == "opacity" and member is not layer:
                 continue  # a parent's opacity is not inherited
             prop = member["transform"][key]
-            if is_animated(prop) and prop["keys"] and \
-                    prop["keys"][0]["time"] <= time < prop["keys"][-1]["time"]:
+            if is_animated(prop) and len(prop["keys"]) > 1 and \
+                    prop["keys"][0]["time"] <= end and prop["keys"][-1]["time"] >= start:
                 return True
     return False
 

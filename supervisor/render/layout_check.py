@@ -5,8 +5,9 @@ time order, top layer first.
 
 The moments: the times given (every layer shown then is checked), or each layer's own in
 point, midpoint and the frame before its out point (within the comp), each floored to the
-frame showing it. At a layer's in and out points it is checked "when settled": a layer sliding
-or fading in or out then is expected to be off the comp or faint.
+frame showing it. At its in and out points a layer comes with the stretch from there to its
+midpoint, over which it must be still to be checked whole: one that slides or fades in or
+out is expected to be off the comp or faint then.
 """
 
 from __future__ import annotations
@@ -26,26 +27,27 @@ from workers.layout_checks import WHEN
 MAX_MOMENTS = 64
 
 
-def check_moments(comp: dict, times: list | None) -> dict[float, dict[str, bool]]:
-    """{frame time: {layer id: settled}} to check."""
+def check_moments(comp: dict, times: list | None) -> dict[float, dict[str, list | None]]:
+    """{frame time: {layer id: the [start, end] it must be still over, or None}} to check."""
     rate = comp["frameRate"]
-    moments: dict[float, dict[str, bool]] = {}
+    moments: dict[float, dict[str, list | None]] = {}
     if times is not None:
         for time in times:
             at = frame_at(comp, float(time)) / rate
-            moments.setdefault(at, {}).update({layer["id"]: False for layer in comp["layers"]})
+            moments.setdefault(at, {}).update({layer["id"]: None for layer in comp["layers"]})
         return moments
     for layer in comp["layers"]:
         start = max(layer["inPoint"], 0.0)
         end = min(layer["outPoint"], comp["duration"])
         if end <= start:
             continue
-        first = math.floor(start * rate + 1e-9)
-        last = max(first, math.ceil(end * rate - 1e-9) - 1)  # the frame before the out point
-        middle = math.floor((start + end) / 2 * rate + 1e-9)
-        for frame, settled in ((first, True), (middle, False), (last, True)):
-            entry = moments.setdefault(frame / rate, {})
-            entry[layer["id"]] = entry.get(layer["id"], True) and settled
+        first = math.floor(start * rate + 1e-9) / rate
+        last = max(first * rate, math.ceil(end * rate - 1e-9) - 1) / rate  # before the out point
+        middle = math.floor((start + end) / 2 * rate + 1e-9) / rate
+        for time, rest in ((middle, None), (first, [first, middle]), (last, [middle, last])):
+            entry = moments.setdefault(time, {})
+            if layer["id"] not in entry or rest is None:
+                entry[layer["id"]] = rest
     return moments
 
 
@@ -65,8 +67,7 @@ def check_layout(pool: Pool, snapshot_id: str, document: dict, comp: dict, times
                            f"{MAX_MOMENTS}; give times (at most {MAX_MOMENTS}).")
     payloads = [{"comp": comp["id"], "time": time, "titleSafe": title_safe,
                  "actionSafe": action_safe,
-                 "layers": [{"id": layer, "settled": settled}
-                            for layer, settled in layers.items()]}
+                 "layers": [{"id": layer, "rest": rest} for layer, rest in layers.items()]}
                 for time, layers in sorted(moments.items())]
     results, failure = run_spread(pool, "layout_check", payloads, snapshot_id, document, cancel)
     if cancel.cancelled:
