@@ -19,6 +19,11 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
+# What a confined session does with the shell tool: the one place the tool's refusal, its
+# description and the server's instructions take it from (a sandboxed shell would change it
+# here).
+SHELL_WHILE_CONFINED = ("shell is refused while the session is confined to roots: a command "
+                        "could reach any file on the machine")
 # Linux refuses longer paths (PATH_MAX) anyway; refusing them here gives a sentence instead of
 # ENAMETOOLONG half way through a write, and bounds the work resolving one name can cost.
 MAX_PATH_LENGTH = 4096
@@ -79,8 +84,7 @@ class Confinement:
 
     def refuse_shell(self) -> None:
         if self.confined:
-            raise ConfinementError("shell is refused while the session is confined to roots: a "
-                                   "command could reach any file on the machine")
+            raise ConfinementError(SHELL_WHILE_CONFINED)
 
     def _resolve(self, path: str) -> str:
         if not isinstance(path, str) or not path:

@@ -17,7 +17,9 @@ from protocol.model.numbers import is_number
 from protocol.model.property_paths import PropertyRef, resolve
 from protocol.model.values import check_value, describe
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, VEC2, command, described
+from supervisor.engine.commands.registry import (COLOR_FORMAT, COMP_REF, EASING, GRADIENT_FORMAT,
+                                                 LAYER_REF, PATH_FORMAT, VEC2, command,
+                                                 described)
 from supervisor.errors import CommandError
 
 PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
@@ -25,12 +27,10 @@ PATH = {"type": "string", "description": "transform.anchor|position|scale|rotati
         "effect's id, name or 1-based index)"}
 TIME = {"type": ["number", "string"], "description": "comp time in seconds, or \"marker:NAME\" "
         "for the time of the layer's (else the comp's) marker of that name"}
-VALUE = {"description": "the value: a number, [x, y], a color, text..., as the property takes"}
-INTERPOLATION = {"type": ["string", "object"], "description": "the segment from this key to "
-                 "the next: linear (default), hold, easeIn, easeOut, easyEase, "
-                 '{"bezier": [x1, y1, x2, y2]}, or spring, bounce, elastic, back (by name, or '
-                 'with parameters: {"spring": {"stiffness", "damping", "mass"}}, {"elastic": '
-                 '{"amplitude", "period"}}, {"back": {"overshoot"}})'}
+VALUE = {"description": "the value as the property takes it: a number, [x, y], "
+         f"a color ({COLOR_FORMAT}), a fill (a color or a gradient: {GRADIENT_FORMAT}), a mask "
+         f"or shape path ({PATH_FORMAT}), or text"}
+INTERPOLATION = EASING
 SPATIAL_PARAMS = {
     "spatialIn": described(VEC2, "transform.position or anchor: the motion path's handle "
                                  "arriving at this key, [dx, dy] relative to its value"),

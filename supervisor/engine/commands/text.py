@@ -13,21 +13,23 @@ from protocol.model.text_animators import RANGE_DEFAULTS, SHAPES, UNITS, find_an
 from protocol.model.text_animators import paths_of as animator_paths
 from protocol.model.text_presets import PRESETS, preset_plan, preset_properties
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
 from supervisor.errors import CommandError
 from workers.compositor.text_layout import lay_out
 
 ANIMATOR_PROPERTIES = {
     "type": "object",
     "description": "what the animator changes, reached at full amount: opacity (percent), "
-                   "position [dx, dy] (px), scale (percent), rotation (degrees), fill (a "
-                   "color), tracking (px), blur (px)"}
+                   "position [dx, dy] (px), scale (percent), rotation (degrees), fill ("
+                   + COLOR_FORMAT + "), tracking (px), blur (px); e.g. "
+                   '{"opacity": 0, "position": [0, 40]}'}
 RANGE = {
     "type": "object",
     "description": "which units it reaches: start, end, offset (percent of the units; default "
                    "0, 100, 0), shape (" + ", ".join(SHAPES) + "; default square), "
-                   "smoothness (square's edges, 0..100, default 100), ease (an interpolation "
-                   "for the other shapes)"}
+                   "smoothness (square's edges, 0..100, default 100), ease (for the other "
+                   "shapes, an easing name or curve as prop.addKey's interpolation takes, "
+                   'not hold); e.g. {"start": 0, "end": 50, "shape": "rampUp"}'}
 
 
 def _text_layer(engine, params) -> tuple[dict, dict]:

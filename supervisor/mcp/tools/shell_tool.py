@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from supervisor.confinement.roots import ConfinementError
+from supervisor.confinement.roots import SHELL_WHILE_CONFINED, ConfinementError
 from supervisor.runtime.pool import JobFailed
 from supervisor.mcp.tools.registry import ToolError, tool
 from protocol.cancel import TIMEOUT, Cancelled
@@ -49,7 +49,9 @@ class CappedOutput:
 @tool("shell", "Run a shell command",
       "Run a command with /bin/sh in its own session. timeout is in seconds (default 120, at "
       "most 600); on timeout or cancel the whole process tree is killed. stdout and stderr are "
-      "capped, with a note saying how much was cut.",
+      "capped, with a note saying how much was cut. Confinement (--read-root, --write-root): "
+      f"{SHELL_WHILE_CONFINED}; the server's instructions say what this session allows. Example: {\"command\": \"ffprobe -hide_banner clip.mp4\", "
+      "\"cwd\": \"/abs/folder\"}.",
       {"command": {"type": "string"}, "cwd": {"type": "string"},
        "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_TIMEOUT},
        "env": {"type": "object", "additionalProperties": {"type": "string"}},
