@@ -50,8 +50,8 @@ class CappedOutput:
       "Run a command with /bin/sh in its own session. timeout is in seconds (default 120, at "
       "most 600); on timeout or cancel the whole process tree is killed. stdout and stderr are "
       "capped, with a note saying how much was cut. Confinement (--read-root, --write-root): "
-      f"{SHELL_WHILE_CONFINED}; the server's instructions say what this session allows. Example: {\"command\": \"ffprobe -hide_banner clip.mp4\", "
-      "\"cwd\": \"/abs/folder\"}.",
+      f"{SHELL_WHILE_CONFINED}; the server's instructions say what this session allows. "
+      'Example: {"command": "ffprobe -hide_banner clip.mp4", "cwd": "/abs/folder"}.',
       {"command": {"type": "string"}, "cwd": {"type": "string"},
        "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_TIMEOUT},
        "env": {"type": "object", "additionalProperties": {"type": "string"}},
