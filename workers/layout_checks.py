@@ -19,7 +19,8 @@ transparent, not used as a matte):
 A layer asked about at its in or out point (the default moments there) comes with the stretch
 of time from that moment to its midpoint; if its transform (or a parent's) or its opacity has
 keys within it, the layer is arriving or leaving (sliding, fading, popping in or out, or
-waiting off the comp to enter), and it is checked for overflow alone then.
+waiting off the comp to enter), and it is checked for overflow alone then; if a layer over it
+fades within it (a fade to black over the whole comp), its contrast is not measured then.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def layout_check(job):
             continue
         findings += geometry_findings(document, comp, layer, time, spec["titleSafe"],
                                       spec["actionSafe"])
-        if layer["type"] == "text":
+        if layer["type"] == "text" and not (rest is not None and faded_over(comp, layer, *rest)):
             texts.append(layer)
     whole = None
     for layer in texts:
@@ -119,11 +120,22 @@ def changes_within(comp: dict, layer: dict, start: float, end: float) -> bool:
         for key in CHANGING:
             if key == "opacity" and member is not layer:
                 continue  # a parent's opacity is not inherited
-            prop = member["transform"][key]
-            if is_animated(prop) and len(prop["keys"]) > 1 and \
-                    prop["keys"][0]["time"] <= end and prop["keys"][-1]["time"] >= start:
+            if keyed_within(member["transform"][key], start, end):
                 return True
     return False
+
+
+def faded_over(comp: dict, layer: dict, start: float, end: float) -> bool:
+    """Whether a layer drawn over this one has its opacity keyed to change from `start` to
+    `end`: a fade to (or from) black over the whole comp dims the text under it on purpose."""
+    above = comp["layers"][:comp["layers"].index(layer)]
+    return any(keyed_within(over["transform"]["opacity"], start, end) for over in above)
+
+
+def keyed_within(prop: dict, start: float, end: float) -> bool:
+    """Whether an animated property's keys span reaches into the stretch `start` to `end`."""
+    return is_animated(prop) and len(prop["keys"]) > 1 and \
+        prop["keys"][0]["time"] <= end and prop["keys"][-1]["time"] >= start
 
 
 def overflow_finding(layer: dict, time: float) -> dict | None:

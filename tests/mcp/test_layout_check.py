@@ -152,6 +152,19 @@ def test_layers_sliding_and_fading_in_and_out_are_not_held_to_the_canvas_then(se
     assert found["kind"] == "offCanvas" and "wholly outside" in found["message"]
 
 
+def test_a_fade_to_black_over_the_whole_comp_is_not_held_against_the_text_under_it(server):
+    comp(server, [{"type": "solid", "name": "Fade", "color": "#000000"},
+                  {"type": "text", "name": "Goodbye", "text": "Goodbye", "size": 80,
+                   "fill": "#ffffff"}])
+    applied = server.run("command_run", {"id": "preset.apply", "params": {
+        "comp": "Main", "layer": "Fade", "preset": "fadeIn", "time": 2.5}})
+    assert applied["isError"] is False, applied
+    assert findings(server) == []
+    # Asked about a moment of the fade itself, the text is indeed faint then.
+    (found,) = findings(server, times=[2.95])
+    assert (found["layer"], found["kind"]) == ("Goodbye", "lowContrast")
+
+
 @pytest.mark.parametrize("arguments, message", [
     ({"time": 3.5}, "time 3.5 is outside comp 'Main'"),
     ({"time": 1, "times": [1]}, "give time or times, not both."),
