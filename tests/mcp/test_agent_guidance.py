@@ -71,6 +71,16 @@ def test_every_color_fill_easing_and_path_param_in_the_catalog_says_its_format(s
     assert "dropShadow: color ([0, 0, 0, 0.75])" in effect and COLOR in effect
 
 
+def test_every_file_param_in_the_catalog_says_how_its_path_is_written(server):
+    paths = [(command["id"], name, spec.get("description", ""))
+             for command in catalog(server).values()
+             for name, spec in command["schema"]["properties"].items() if "x-path" in spec]
+    assert len(paths) >= 8
+    for command, name, described in paths:
+        assert "absolute" in described, (command, name, described)
+    assert ("captions.import", "path", "the caption file; an absolute file path") in paths
+
+
 def test_the_guide_resource_is_a_short_how_to(server):
     resources = server.wait_for(server.request("resources/list"))["result"]["resources"]
     guide = next(r for r in resources if r["uri"] == "rendervisor://guide")

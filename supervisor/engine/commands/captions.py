@@ -17,7 +17,7 @@ from supervisor.engine.caption_files import read_cues
 from supervisor.engine.commands.layer import layer_add
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.registry import (COLOR_FORMAT, COMP_REF, READ_PATH, command,
-                                                 described)
+                                                 formatted)
 from supervisor.errors import CommandError
 from supervisor.engine.commands.text import add_animator
 
@@ -37,7 +37,7 @@ SAME_TIME = 1e-6
          "in style.highlight). style: text params for the layer (font, size, fill, stroke, "
          "strokeWidth, weight, align, ...; highlight for karaoke); box: [w, h] (default: the "
          "bottom fifth of the comp, 80% wide; text shrinks to fit). Returns {layer, cues}.",
-         {"comp": COMP_REF, "path": described(READ_PATH, "the caption file"),
+         {"comp": COMP_REF, "path": formatted(READ_PATH, "the caption file"),
           "mode": {"type": "string", "enum": list(MODES)},
           "style": {"type": "object", "description": "text params for the layer, and "
                     f"highlight (karaoke's color); colors are {COLOR_FORMAT}; e.g. "

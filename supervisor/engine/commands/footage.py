@@ -12,12 +12,12 @@ import os
 from protocol.model.document import allocate_id
 from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
-from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
+from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, formatted
 from supervisor.errors import CommandError
 from supervisor.engine.footage_probe import ProbeError, probe
 from supervisor.engine.footage_reads import check_import
 
-PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
+PATH = formatted(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), a folder of numbered "
                             "images, an SVG (vector), or a Lottie animation (.json, .lottie)")
 

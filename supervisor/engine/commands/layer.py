@@ -88,7 +88,7 @@ CONTENT_PARAMS = {
              "same everywhere (" + ", ".join(bundled_families()) + ", and Noto Sans for "
              "other scripts); font.list lists them and this machine's; any other name draws in "
              "Roboto (default sans-serif), with a warning"},
-    "fontFile": described(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "
+    "fontFile": formatted(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "
                                      "draw with instead of font"),
     "weight": {"type": "number", "description": "text: 100 to 900 (400 regular, 700 bold); "
                "a variable font is drawn at exactly that weight"},
@@ -144,7 +144,7 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
          '"cornerRadius": 16, "fill": "#1e90ff", "position": [640, 600]}.',
          {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
           **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
-          "path": described(READ_PATH, "image, video, lottie: a file to import as footage "
+          "path": formatted(READ_PATH, "image, video, lottie: a file to import as footage "
                                       "first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},

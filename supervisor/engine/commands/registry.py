@@ -174,5 +174,5 @@ def described(fragment: dict, description: str) -> dict:
 
 
 def formatted(fragment: dict, what: str) -> dict:
-    """`fragment` (COLOR, FILL, EASING) described as `what`, then its value format."""
+    """`fragment` (COLOR, FILL, EASING, a path) described as `what`, then its value format."""
     return {**fragment, "description": f"{what}; {fragment['description']}"}
