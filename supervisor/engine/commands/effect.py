@@ -11,7 +11,10 @@ from supervisor.errors import CommandError
 
 EFFECT_REF = {"type": ["string", "integer"], "description": "an effect's id, effect name or "
               "1-based index on the layer"}
+
+
 def _defaults(spec: dict) -> str:
+    """`radius (10), color ([0, 0, 0, 0.75])`: an effect's params with their defaults."""
     return ", ".join(f"{param} ({default:g})" if isinstance(default, (int, float)) else
                      f"{param} ([{', '.join(f'{v:g}' for v in default)}])"
                      for param, (_, default) in spec.items())
