@@ -98,6 +98,17 @@ def apply(matrix: Matrix, x: float, y: float) -> tuple[float, float]:
             matrix[1][0] * x + matrix[1][1] * y + matrix[1][2])
 
 
+def mapped_rect(matrix: Matrix, rect: tuple[float, float, float, float]
+                ) -> tuple[float, float, float, float]:
+    """The axis-aligned box (left, top, right, bottom) around `rect` mapped by `matrix`: where a
+    layer's content lands in the comp, turned or not."""
+    left, top, right, bottom = rect
+    corners = [apply(matrix, x, y) for x, y in ((left, top), (right, top), (right, bottom),
+                                                (left, bottom))]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def layer_opacity(layer: dict, time: float) -> float:
     """The layer's own opacity, 0..1 (parents' opacity is deliberately not inherited)."""
     return max(0.0, min(1.0, value_at(layer["transform"]["opacity"], time) / 100.0))

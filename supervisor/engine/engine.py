@@ -69,6 +69,9 @@ MAX_HISTORY = 200
 MAX_HISTORY_BYTES = 128 * 1024 * 1024
 
 _REFERENCE = re.compile(r"^\$(\d+)(?:\.(.+))?$")
+# A reference with more dollars in front is a literal text: one dollar fewer ("$$49" is "$49",
+# a price, not step 49's result).
+_ESCAPED_REFERENCE = re.compile(r"^\$(\$+\d+(?:\..+)?)$")
 
 
 @dataclass(frozen=True)
@@ -418,8 +421,8 @@ class Engine:
 
 
 # Families in the order a reader meets them; within a family, declaration order.
-FAMILY_ORDER = ("project", "comp", "layer", "mask", "marker", "prop", "effect", "footage",
-                "template", "renderQueue", "render", "file", "edit")
+FAMILY_ORDER = ("project", "comp", "layer", "mask", "marker", "prop", "preset", "effect",
+                "footage", "template", "renderQueue", "render", "file", "edit")
 
 
 def catalog_order() -> list:
@@ -476,15 +479,24 @@ def _checked_steps(steps: Any) -> list[dict]:
     return steps
 
 
+def literal(text: str) -> str:
+    """`text` as a batch step writes it so that it is never taken for a reference."""
+    return "$" + text if _REFERENCE.match(text) or _ESCAPED_REFERENCE.match(text) else text
+
+
 def resolve_references(value: Any, results: list[dict], current: int) -> Any:
     """`value` with every string exactly `"$N"` or `"$N.key.path"` replaced by step N's result
-    (or the value at that dotted path in it; a list is indexed by a number segment)."""
+    (or the value at that dotted path in it; a list is indexed by a number segment), and every
+    such string with more dollars in front written with one dollar fewer."""
     if isinstance(value, dict):
         return {key: resolve_references(item, results, current) for key, item in value.items()}
     if isinstance(value, list):
         return [resolve_references(item, results, current) for item in value]
     if not isinstance(value, str):
         return value
+    escaped = _ESCAPED_REFERENCE.match(value)
+    if escaped:
+        return escaped.group(1)
     match = _REFERENCE.match(value)
     if not match:
         return value

@@ -1,7 +1,8 @@
 """The MCP front door: one reader, inline answers, two lanes, and an orderly end.
 
     stdin ──► reader thread ──► parse_line ──┬─► inline: initialize, ping, tools/list,
-                                             │   resources/*, server/discover, notifications
+                                             │   resources/*, prompts/*, server/discover,
+                                             │   notifications
                                              └─► tools/call ──► quick lane | long lane (threads)
     every reply ──► LineWriter (one lock, whole lines) ──► stdout
     main thread: waits for the end (stdin EOF, SIGTERM/SIGINT, stdout closed) and tears down.
@@ -23,6 +24,7 @@ from typing import Any, BinaryIO
 from protocol.cancel import CANCELLED, Cancelled
 from protocol.wire import jsonrpc, mcp_versions
 from supervisor import __version__
+from supervisor.mcp import guide, prompts
 from supervisor.mcp.lanes import Lane
 from supervisor.mcp.progress import ProgressReporter
 from supervisor.mcp.stdout_writer import LineWriter
@@ -37,18 +39,6 @@ MAX_LINE = 64 * 1024 * 1024
 # After a cancel or a signal, how long teardown may take beyond TEARDOWN_GRACE before we exit
 # regardless: the margin covers reaping and the last writes on a loaded machine.
 EXIT_MARGIN = 0.5
-
-INSTRUCTIONS = (
-    "rendervisor is a motion-graphics render engine. Build a project with command_run and "
-    "command_batch (command_list shows every engine command and its parameters), look at frames "
-    "with render_preview, and render with the renderQueue.* commands. File tools work on the "
-    "machine, confined to the session's roots when it has any.")
-
-
-def instructions(session: Any) -> str:
-    """INSTRUCTIONS, and which shell this session has."""
-    return f"{INSTRUCTIONS} The shell tool: {session.shell.describe()}"
-
 
 @dataclass
 class Call:
@@ -187,6 +177,7 @@ class Server:
     def capabilities(self) -> dict:
         return {"tools": {"listChanged": False},
                 "resources": {"listChanged": False, "subscribe": False},
+                "prompts": {"listChanged": False},
                 "logging": {}}
 
     def initialize(self, params: dict) -> dict:
@@ -194,22 +185,22 @@ class Server:
                 "capabilities": self.capabilities(),
                 "serverInfo": {"name": "rendervisor", "title": "rendervisor",
                                "version": __version__},
-                "instructions": instructions(self.session)}
+                "instructions": guide.instructions(self.session)}
 
     def discover(self, params: dict) -> dict:
         return {"supportedVersions": list(mcp_versions.MODERN_VERSIONS),
                 "capabilities": self.capabilities(),
                 "serverInfo": {"name": "rendervisor", "title": "rendervisor",
                                "version": __version__},
-                "instructions": instructions(self.session)}
+                "instructions": guide.instructions(self.session)}
 
     def list_tools(self, params: dict) -> dict:
         return {"tools": [tool.listing(self.session) for tool in TOOLS.values()]}
 
     def list_resources(self, params: dict) -> dict:
         return {"resources": [
-            {"uri": uri, "name": name, "title": title, "mimeType": "application/json"}
-            for uri, (name, title, _) in RESOURCES.items()]}
+            {"uri": uri, "name": name, "title": title, "mimeType": mime}
+            for uri, (name, title, mime, _) in RESOURCES.items()]}
 
     def read_resource(self, params: dict) -> dict:
         uri = params.get("uri")
@@ -218,9 +209,19 @@ class Server:
             raise RequestError(RESOURCE_NOT_FOUND,
                                f"Resource not found: {uri!r}; the resources are "
                                f"{', '.join(RESOURCES)}.")
-        value = entry[2](self.session)
-        return {"contents": [{"uri": uri, "mimeType": "application/json",
-                              "text": json.dumps(value, ensure_ascii=False)}]}
+        _, _, mime, read = entry
+        value = read(self.session)
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        return {"contents": [{"uri": uri, "mimeType": mime, "text": text}]}
+
+    def list_prompts(self, params: dict) -> dict:
+        return {"prompts": prompts.list_prompts()}
+
+    def get_prompt(self, params: dict) -> dict:
+        try:
+            return prompts.get_prompt(params.get("name"), params.get("arguments") or {})
+        except prompts.PromptError as exc:
+            raise RequestError(jsonrpc.INVALID_PARAMS, str(exc)) from None
 
     # -- tool calls ---------------------------------------------------------------------------
 
@@ -370,10 +371,12 @@ def _commands(session: Any) -> dict:
 
 
 RESOURCES = {
+    guide.GUIDE_URI: ("guide", "How to build, check and render with rendervisor (read first)",
+                      "text/markdown", lambda session: guide.GUIDE),
     "rendervisor://document": ("document", "The project document (same as doc_inspect)",
-                               _document),
+                               "application/json", _document),
     "rendervisor://commands": ("commands", "The engine command catalog (same as command_list)",
-                               _commands),
+                               "application/json", _commands),
 }
 
 INLINE = {
@@ -384,5 +387,7 @@ INLINE = {
     "resources/list": Server.list_resources,
     "resources/read": Server.read_resource,
     "resources/templates/list": lambda server, params: {"resourceTemplates": []},
+    "prompts/list": Server.list_prompts,
+    "prompts/get": Server.get_prompt,
     "logging/setLevel": lambda server, params: {},
 }

@@ -29,12 +29,12 @@ def draw_preview(pool: Pool, snapshot_id: str, document: dict, comp: dict, time:
 
 
 def why_not_drawn(error: JobFailed, pool: Pool, comp: dict, time: float,
-                  size_option: str) -> str:
-    """One sentence for a preview that failed with `error`."""
+                  size_option: str, worker: str = "preview") -> str:
+    """One sentence for a preview that failed with `error` on a `worker` worker."""
     where = f"comp {comp['name']!r} at {time} s"
     if error.reason == DEADLINE:
         return (f"Drawing {where} took longer than the {pool.preview_deadline:g} s preview "
-                "deadline, so the preview worker was stopped and replaced; simplify the comp "
+                f"deadline, so the {worker} worker was stopped and replaced; simplify the comp "
                 f"(fewer or smaller blurs, less motion blur) or lower {size_option}, then try "
                 "again.")
     if error.reason == OUT_OF_MEMORY:

@@ -13,7 +13,9 @@
     forkserver (started by main() while the supervisor is still single-threaded, with the worker
     modules preloaded) ── forks ──► render workers (N), the preview worker, shell workers
 
-The kinds and what each means here are one table, supervisor/runtime/worker_kinds.py.
+The kinds and what each means here are one table, supervisor/runtime/worker_kinds.py. Work
+that may use spare capacity but must never delay a kind's own jobs borrows an idle worker
+(`borrow_idle`: never waits, never starts one) for one job at a time.
 
 A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
 pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
@@ -67,7 +69,7 @@ PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
 # JobFailed.reason, and the cancel reason, of a job stopped by the preview deadline.
 DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
-                  "workers.chunk_task", "workers.audio_task")
+                  "workers.chunk_task", "workers.audio_task", "workers.layout_checks")
 
 
 class JobFailed(Exception):
@@ -286,15 +288,7 @@ class Pool:
                     raise JobFailed("the server is shutting down", "cancelled")
                 if cancel is not None and cancel.cancelled:
                     raise JobFailed("the call was cancelled", "cancelled")
-                idle = self._idle[kind]
-                while idle and not idle[-1].sound_while_idle():
-                    # Died or broke its pipe while idle: close our end and give its place
-                    # back, or the kind loses capacity for good and, at zero, every job waits;
-                    # the job at hand goes to a sound worker instead of taking the blame.
-                    dead = idle.pop()
-                    dead.kill()
-                    self._all.discard(dead)
-                    self._started[kind] -= 1
+                idle = self._sound_idle(kind)
                 if idle:
                     return idle.pop()
                 limit = self.capacity(kind)
@@ -315,6 +309,31 @@ class Pool:
         if KINDS[kind].runs_commands:
             self._prewarm(kind)  # the next command starts on a warm spare
         return worker
+
+    def _sound_idle(self, kind: str) -> list[Worker]:
+        """The idle workers of this kind, after dropping any that died or broke their pipe
+        while idle (under the lock): their place is given back, or the kind loses capacity for
+        good and, at zero, every job waits; the job at hand goes to a sound worker instead of
+        taking the blame."""
+        idle = self._idle[kind]
+        while idle and not idle[-1].sound_while_idle():
+            dead = idle.pop()
+            dead.kill()
+            self._all.discard(dead)
+            self._started[kind] -= 1
+        return idle
+
+    def borrow_idle(self, kind: str) -> Worker | None:
+        """An idle worker of this kind, or None at once: never waits, never starts one. For work
+        that may use spare capacity but must never take it from the kind's own jobs (a
+        filmstrip's frames on render workers no render is using). Borrow for one job at a time
+        and `release` after it, so a render that starts meanwhile waits for a worker at most
+        that one job."""
+        with self._available:
+            if self._closed:
+                return None
+            idle = self._sound_idle(kind)
+            return idle.pop() if idle else None
 
     def _start(self, kind: str) -> Worker:
         limit = self.memory_limit if KINDS[kind].draws else None

@@ -7,6 +7,7 @@ import pytest
 from protocol.cancel import Cancelled
 from supervisor.work import Work
 
+from supervisor.engine.engine import literal
 from supervisor.errors import CommandError
 from tests.helpers.engine_projects import engine_with_comp, engine_with_layers
 
@@ -135,3 +136,29 @@ def test_a_cancelled_atomic_batch_rolls_back_and_a_cancelled_batch_stops_between
     with pytest.raises(Cancelled):
         engine.batch(steps, work=work)
     assert len(engine.doc["comps"]) == 2  # not atomic: the step that ran stays
+
+
+def test_a_doubled_dollar_is_a_literal_text_that_looks_like_a_reference():
+    """A price such as "$49" in a batch is a reference to step 49; "$$49" writes it as text."""
+    engine = engine_with_comp()
+    report = engine.batch([
+        {"id": "layer.add", "params": {"comp": "Main", "type": "text", "text": "$$49"}},
+        {"id": "layer.set", "params": {"comp": "Main", "layer": "$0.layer", "text": "$$$0.layer",
+                                       "name": "$$ off"}},
+    ])
+    assert report["failed"] == 0, report
+    content = engine.doc["comps"][0]["layers"][0]
+    assert content["content"]["text"] == "$$0.layer" and content["name"] == "$$ off"
+    first = engine.batch([{"id": "layer.add", "params": {"comp": "Main", "type": "text",
+                                                         "text": "$$49"}}])
+    assert first["results"][0]["status"] == "done"
+    assert engine.doc["comps"][0]["layers"][0]["content"]["text"] == "$49"
+
+
+@pytest.mark.parametrize("text", ["$49", "$$49", "$3.layer", "$", "$ 5", "plain"])
+def test_literal_texts_survive_a_batch_as_they_are(text):
+    engine = engine_with_comp()
+    report = engine.batch([{"id": "layer.add", "params": {"comp": "Main", "type": "text",
+                                                          "text": literal(text)}}])
+    assert report["failed"] == 0
+    assert engine.doc["comps"][0]["layers"][0]["content"]["text"] == text

@@ -120,3 +120,29 @@ def test_render_capacity_bounds_concurrent_workers(pool):
 def test_a_long_job_that_beats_is_not_taken_for_wedged(pool):
     # The wedge deadline here is 2 s; a 4 s job lives on its heartbeats (every 0.5 s).
     assert pool.run("render", "sleep", {"seconds": 4}) == {"slept": True}
+
+
+def test_borrowing_an_idle_worker_never_starts_one_and_never_waits(pool):
+    """A filmstrip borrows render workers only when they sit idle: with none started yet, and
+    with every one busy, the answer is None at once, and nothing is started for it."""
+    assert pool.borrow_idle("render") is None
+    assert len(pool._all) == 0
+    busy = [threading.Thread(target=pool.run, args=("render", "sleep", {"seconds": 1.5}))
+            for _ in range(2)]
+    for thread in busy:
+        thread.start()
+    deadline = time.monotonic() + 30
+    while len(pool._all) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.2)  # both jobs under way
+    asked = time.monotonic()
+    assert pool.borrow_idle("render") is None
+    assert time.monotonic() - asked < 0.5
+    for thread in busy:
+        thread.join(60)
+    borrowed = pool.borrow_idle("render")
+    assert borrowed is not None and borrowed.kind == "render"
+    assert pool.run("render", "noop", "on loan", worker=borrowed) == "on loan"
+    pool.release(borrowed)
+    assert len(pool._all) == 2
+

@@ -193,6 +193,14 @@ def bundled_index() -> dict[str, tuple]:
     return _index(BUNDLED_FOLDERS, "bundled")
 
 
+def bundled_families() -> list[str]:
+    """The bundled families a title would be set in (the Noto script faces and icon fonts
+    left out), by name."""
+    names = {faces[0].family for faces in bundled_index().values()}
+    return sorted(name for name in names
+                  if not name.startswith(("Noto", "Font Awesome")))
+
+
 @functools.lru_cache(maxsize=None)
 def system_index() -> dict[str, tuple]:
     """Read only when a family is not bundled (or fonts are listed): a desktop can have

@@ -228,6 +228,30 @@ def _fits(paragraphs: list, request: Request, size: float) -> bool:
     return lines * request.line_height * size <= height
 
 
+def box_overflow(content: dict, time: float = 0.0) -> str | None:
+    """How a text runs out of its paragraph box at `time`, as a clause for a sentence, or None
+    when it fits (or has no box). A `fit: shrink` text overflows only once shrinking to
+    MIN_FIT_SIZE is not enough."""
+    request = request_at(content, time)
+    if request.box is None:
+        return None
+    width, height = request.box
+    size = layout_for(request).size
+    lines = 0
+    for paragraph in shaped_paragraphs(request):
+        measure = _measure(paragraph, size, request.tracking)
+        ranges, split = _break(paragraph, measure, width)
+        if split:
+            return (f"a word is wider than its box ({width:g} px), so it is broken in the "
+                    "middle")
+        lines += len(ranges)
+    needed = lines * request.line_height * size
+    if needed > height + 0.5:
+        return (f"its {lines} lines need {needed:.0f} px but its box is {height:g} px tall, so "
+                "the text runs out of it")
+    return None
+
+
 # -- placing -----------------------------------------------------------------------------------
 
 

@@ -16,7 +16,8 @@ from protocol.model.document import unique_name
 from supervisor.engine.caption_files import read_cues
 from supervisor.engine.commands.layer import layer_add
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, READ_PATH, command, described
+from supervisor.engine.commands.registry import (COLOR_FORMAT, COMP_REF, READ_PATH, command,
+                                                 formatted)
 from supervisor.errors import CommandError
 from supervisor.engine.commands.text import add_animator
 
@@ -36,10 +37,12 @@ SAME_TIME = 1e-6
          "in style.highlight). style: text params for the layer (font, size, fill, stroke, "
          "strokeWidth, weight, align, ...; highlight for karaoke); box: [w, h] (default: the "
          "bottom fifth of the comp, 80% wide; text shrinks to fit). Returns {layer, cues}.",
-         {"comp": COMP_REF, "path": described(READ_PATH, "the caption file"),
+         {"comp": COMP_REF, "path": formatted(READ_PATH, "the caption file"),
           "mode": {"type": "string", "enum": list(MODES)},
           "style": {"type": "object", "description": "text params for the layer, and "
-                    "highlight (karaoke's color)"},
+                    f"highlight (karaoke's color); colors are {COLOR_FORMAT}; e.g. "
+                    '{"font": "Lato", "size": 44, "fill": "#ffffff", "stroke": "#000000", '
+                    '"strokeWidth": 4}'},
           "box": {"type": "array", "description": "[w, h] of the captions' box"}},
          required=("comp", "path"))
 def captions_import(engine, params, work):

@@ -11,7 +11,7 @@ from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_pro
 from protocol.model.values import check_value
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.engine.commands.overview import comp_summary
-from supervisor.engine.commands.registry import COLOR, COMP_REF, command, described
+from supervisor.engine.commands.registry import COLOR, COMP_REF, command, formatted
 from supervisor.errors import CommandError
 
 SETTINGS = {
@@ -20,7 +20,7 @@ SETTINGS = {
     "height": {"type": "integer", "description": "height in pixels (default 1080)"},
     "frameRate": {"type": "number", "description": "frames per second (default 30)"},
     "duration": {"type": "number", "description": "length in seconds (default 10)"},
-    "background": described(COLOR, "the background color (default black)"),
+    "background": formatted(COLOR, "the background color (default black)"),
     "audioSampleRate": {"type": "integer", "enum": list(SAMPLE_RATES),
                         "description": f"the rate its sound is mixed at, in Hz (default "
                                        f"{DEFAULT_SAMPLE_RATE})"},

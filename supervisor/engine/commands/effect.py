@@ -6,13 +6,25 @@ from __future__ import annotations
 from protocol.model.document import DocumentError, check_property, new_effect
 from protocol.model.effects import EFFECTS
 from supervisor.engine.commands.lookup import find_comp, find_effect, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
 from supervisor.errors import CommandError
 
 EFFECT_REF = {"type": ["string", "integer"], "description": "an effect's id, effect name or "
               "1-based index on the layer"}
-PARAMS = {"type": "object", "description": "param name -> value; "
-          + "; ".join(f"{name}: {', '.join(spec)}" for name, spec in EFFECTS.items())}
+
+
+def _defaults(spec: dict) -> str:
+    """`radius (10), color ([0, 0, 0, 0.75])`: an effect's params with their defaults."""
+    return ", ".join(f"{param} ({default:g})" if isinstance(default, (int, float)) else
+                     f"{param} ([{', '.join(f'{v:g}' for v in default)}])"
+                     for param, (_, default) in spec.items())
+
+
+PARAMS = {"type": "object", "description": "param name -> value (static, or an animation "
+          '{"keys": [...]}), with their defaults: '
+          + "; ".join(f"{name}: {_defaults(spec)}" for name, spec in EFFECTS.items())
+          + f"; color, black and white are colors: {COLOR_FORMAT}; e.g. "
+          '{"color": "#000000", "distance": 8, "softness": 12}'}
 
 
 def _checked_params(effect: str, params: dict) -> dict:

@@ -11,12 +11,12 @@ from protocol.model.audio import footage_sounds
 from protocol.model.document import allocate_id
 from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
-from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, described
+from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, formatted
 from supervisor.errors import CommandError
 from supervisor.engine.footage_probe import layer_types_showing, still_shown
 from supervisor.engine.footage_reads import probed
 
-PATH = described(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
+PATH = formatted(READ_PATH, "an image, a video, an image sequence as a pattern with [####] for "
                             "the frame number (/shots/plate_[####].png), a folder of numbered "
                             "images, an SVG (vector), a Lottie animation (.json, .lottie), or a "
                             "sound file (WAV, FLAC, MP3, AAC, M4A, Ogg, Opus)")

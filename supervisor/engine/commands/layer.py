@@ -20,10 +20,12 @@ from protocol.model.values import check_value
 from supervisor.engine.commands.footage import article, check_shown_by, import_footage
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.engine.commands.overview import layer_summary
-from supervisor.engine.commands.registry import (COLOR, COMP_REF, LAYER_REF, READ_PATH, VEC2,
-                                                 command, described)
+from supervisor.engine.commands.registry import (COLOR, COLOR_FORMAT, COMP_REF, FILL, LAYER_REF,
+                                                 READ_PATH, VEC2, command, described,
+                                                 formatted)
 from supervisor.engine.font_files import check_font_file
 from supervisor.errors import CommandError
+from workers.compositor.fonts import bundled_families
 from workers.compositor.text_warnings import font_warnings
 
 ATTRIBUTE_PARAMS = {
@@ -51,15 +53,16 @@ TRANSFORM_PARAMS = {
     "opacity": {"type": "number", "description": "percent"},
 }
 CONTENT_PARAMS = {
-    "color": described(COLOR, "solid: its color"),
+    "color": formatted(COLOR, "solid: its color"),
     "width": {"type": "number", "description": "solid: width (default the comp's)"},
     "height": {"type": "number", "description": "solid: height (default the comp's)"},
     "shape": {"type": "string", "enum": ["rect", "ellipse", "polygon", "star", "path"],
               "description": "shape: which shape"},
     "size": {"type": ["array", "number"], "description": "shape: [w, h]; text: font size in px"},
-    "fill": {"type": ["array", "string", "object", "null"],
-             "description": "shape: a color, a gradient or null; text: a color"},
-    "stroke": described({"type": ["array", "string", "null"]}, "shape, text: a color or null"),
+    "fill": formatted(FILL, "shape: a color, a gradient or null; text: a color (no gradient)"),
+    "stroke": {"type": ["array", "string", "null"],
+               "description": f"shape, text: the stroke's color, or null for none; "
+                              f"{COLOR_FORMAT}"},
     "strokeWidth": {"type": "number", "description": "shape, text: stroke width in px"},
     "strokeJoin": {"type": "string", "enum": ["miter", "round", "bevel"]},
     "strokeCap": {"type": "string", "enum": ["butt", "round", "square"]},
@@ -82,14 +85,20 @@ CONTENT_PARAMS = {
     "dashOffset": {"type": "number", "description": "shape: shifts the dash pattern along the "
                    "stroke, px"},
     "text": {"type": "string", "description": "text: the text; lines separated by \\n"},
-    "font": {"type": "string", "description": "text: a font family name (font.list)"},
-    "fontFile": described(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "
+    "font": {"type": "string", "description": "text: a font family: bundled ones draw the "
+             "same everywhere (" + ", ".join(bundled_families()) + ", and Noto Sans for "
+             "other scripts); font.list lists them and this machine's; any other name draws in "
+             "Roboto (default sans-serif), with a warning"},
+    "fontFile": formatted(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "
                                      "draw with instead of font"),
     "weight": {"type": "number", "description": "text: 100 to 900 (400 regular, 700 bold); "
                "a variable font is drawn at exactly that weight"},
     "strokeOver": {"type": "boolean", "description": "text: the stroke over the fill "
                    "(default false: under it)"},
-    "align": {"type": "string", "enum": ["left", "center", "right", "justify"]},
+    "align": {"type": "string", "enum": ["left", "center", "right", "justify"],
+              "description": "text: which edge of the lines sits on the layer's position "
+                             "(without a box the position is this alignment point; center "
+                             "default)"},
     "direction": {"type": "string", "enum": ["auto", "ltr", "rtl"],
                   "description": "text: the base direction (auto: from the first letter)"},
     "box": {"type": ["array", "null"], "description": "text: a paragraph box [w, h]: lines "
@@ -121,18 +130,24 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
 @command("layer.add", "Add a layer",
          "Add a layer of a type: solid {color, width?, height?}, shape {shape, size, fill?, "
          "stroke?, strokeWidth?, cornerRadius?, points?, ...}, text {text, font? or fontFile?, "
-         "size?, weight?, fill?, stroke?, align?, box?, fit?, direction?, ...}, image or video "
-         "{footage, or path to import}, lottie {footage or path: a Lottie animation}, audio "
-         "{footage or path: a sound file, or a video's sound}, precomp {source}, null. Audio, "
-         "video and precomp layers are heard (prop.set audio.level in dB, audio.muted). The "
-         "new layer is centered (anchor at its content's center, position at "
-         "the comp's) and goes on top unless index says otherwise. Returns {layer} (its id), and "
-         "warnings when a text's font is not installed or a character has no font, or when "
-         "footage has parts that will not draw as meant.",
+         "size?, weight?, fill?, stroke?, align?, box?, fit?, direction?, ...}, image {footage, "
+         "or path to import: a still or an SVG}, video {footage or path: a clip, or an image "
+         "sequence, which plays on a video layer}, lottie {footage or path: a Lottie "
+         "animation}, audio {footage or path: a sound file, or a video's sound}, precomp "
+         "{source}, null. Audio, video and precomp layers are heard (prop.set audio.level in dB, "
+         "audio.muted). The new layer is centered (anchor at its content's center, position "
+         "at the comp's center) and goes on top (index 1, drawn last) unless index says "
+         "otherwise. Coordinates are comp pixels, (0, 0) the top-left, "
+         "y down. A text without a box has its anchor [0, 0] at its alignment point (align, "
+         "verticalAlign: the middle of its lines by default), so position places that point. "
+         "Returns {layer} (its id), and warnings when a text's font is not installed or a "
+         "character has no font, or when footage has parts that will not draw as meant. "
+         'Example: {"comp": "Main", "type": "shape", "shape": "rect", "size": [400, 120], '
+         '"cornerRadius": 16, "fill": "#1e90ff", "position": [640, 600]}.',
          {"comp": COMP_REF, "type": {"type": "string", "enum": list(LAYER_TYPES)},
           **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS, **CONTENT_PARAMS,
-          "path": described(READ_PATH, "image, video, lottie, audio: a file to import as "
-                                      "footage first"),
+          "path": formatted(READ_PATH, "image, video, lottie, audio: a file to import as "
+                                       "footage first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
          required=("comp", "type"))

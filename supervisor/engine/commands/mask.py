@@ -16,7 +16,8 @@ from protocol.model.layers import content_box
 from protocol.model.masks import MASK_MODES, MASK_PROPERTIES, MASK_SHAPES, new_mask, shape_path
 from protocol.model.property_paths import find_mask
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, VEC2, command, described
+from supervisor.engine.commands.registry import (COMP_REF, LAYER_REF, PATH_FORMAT, VEC2, command,
+                                                 described)
 from supervisor.errors import CommandError
 
 MASK_REF = {"type": ["string", "integer"],
@@ -29,7 +30,9 @@ SHAPE_PARAMS = {
     "position": described(VEC2, "rect, ellipse: its center in the layer's coordinates "
                                 "(default the content box's center)"),
     "points": {"type": "array", "description": "path: a list of [x, y] in the layer's "
-               "coordinates (the mask is always closed)"},
+               "coordinates (its content box, (0, 0) the top-left; the mask is always "
+               "closed); to animate the outline, prop.addKey masks.ID.path with "
+               f"{PATH_FORMAT}"},
     "inTangents": {"type": "array", "description": "path: one [dx, dy] per point, relative"},
     "outTangents": {"type": "array", "description": "path: one [dx, dy] per point, relative"},
 }

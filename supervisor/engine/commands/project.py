@@ -11,7 +11,7 @@ import os
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.document import dumps, new_document
 from supervisor.engine.commands.overview import project_info
-from supervisor.engine.commands.registry import READ_PATH, WRITE_PATH, command, described
+from supervisor.engine.commands.registry import READ_PATH, WRITE_PATH, command, formatted
 from supervisor.errors import CommandError
 from supervisor.engine.footage_probe import is_missing
 from supervisor.engine.project_paths import for_saving, resolve_opened
@@ -32,7 +32,7 @@ def project_new(engine, params, work):
          "Open a saved project file (.rvproj); footage whose file is gone is listed by name in "
          "missingFootage rather than failing the open, and queue items whose codecOptions will "
          "be refused at render are named in warnings.",
-         {"path": described(READ_PATH, "the project file")}, required=("path",),
+         {"path": formatted(READ_PATH, "the project file")}, required=("path",),
          kind="history")
 def project_open(engine, params, work):
     engine.check_path(params["path"], "read")  # as given: confinement refuses relative paths
@@ -69,7 +69,7 @@ def refused_codec_options(doc: dict) -> list[str]:
          "always the old or the new project, never a broken one). Without path, saves where it "
          "was opened or last saved; with one, saves there and the project lives there from now "
          "on (relative render outputs resolve against its folder).",
-         {"path": described(WRITE_PATH, "where to save (default: the project's own file)")},
+         {"path": formatted(WRITE_PATH, "where to save (default: the project's own file)")},
          kind="read")
 def project_save(engine, params, work):
     target = params.get("path")

@@ -17,7 +17,9 @@ from protocol.model.numbers import is_number
 from protocol.model.property_paths import PropertyRef, resolve
 from protocol.model.values import check_value, describe
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, VEC2, command, described
+from supervisor.engine.commands.registry import (COLOR_FORMAT, COMP_REF, EASING, GRADIENT_FORMAT,
+                                                 LAYER_REF, PATH_FORMAT, VEC2, command,
+                                                 described)
 from supervisor.errors import CommandError
 
 PATH = {"type": "string", "description": "transform.anchor|position|scale|rotation|opacity, a "
@@ -25,12 +27,10 @@ PATH = {"type": "string", "description": "transform.anchor|position|scale|rotati
         "effect's id, name or 1-based index)"}
 TIME = {"type": ["number", "string"], "description": "comp time in seconds, or \"marker:NAME\" "
         "for the time of the layer's (else the comp's) marker of that name"}
-VALUE = {"description": "the value: a number, [x, y], a color, text..., as the property takes"}
-INTERPOLATION = {"type": ["string", "object"], "description": "the segment from this key to "
-                 "the next: linear (default), hold, easeIn, easeOut, easyEase, "
-                 '{"bezier": [x1, y1, x2, y2]}, or spring, bounce, elastic, back (by name, or '
-                 'with parameters: {"spring": {"stiffness", "damping", "mass"}}, {"elastic": '
-                 '{"amplitude", "period"}}, {"back": {"overshoot"}})'}
+VALUE = {"description": "the value as the property takes it: a number, [x, y], "
+         f"a color ({COLOR_FORMAT}), a fill (a color or a gradient: {GRADIENT_FORMAT}), a mask "
+         f"or shape path ({PATH_FORMAT}), or text"}
+INTERPOLATION = EASING
 SPATIAL_PARAMS = {
     "spatialIn": described(VEC2, "transform.position or anchor: the motion path's handle "
                                  "arriving at this key, [dx, dy] relative to its value"),
@@ -128,6 +128,32 @@ def prop_add_key(engine, params, work):
     prop.container[prop.key] = {"keys": keys}
     return {"path": path, "index": keys.index(key) + 1, "keys": len(keys),
             "replaced": bool(same)}
+
+
+def replace_keys(prop: PropertyRef, path: str, keys: list[tuple]) -> list[dict]:
+    """Put `keys` ((time, value, interpolation), in time order) on the property in place of any
+    it had from the first's time to the last's (within SAME_TIME), keeping those outside: how a
+    preset lays its keys over an animation. Values and interpolations are checked as
+    prop.addKey checks them; the stored keys are returned."""
+    if not prop.animatable:
+        raise CommandError(f"{path} cannot be animated ({describe(prop.kind)}).")
+    first, last = keys[0][0] - SAME_TIME, keys[-1][0] + SAME_TIME
+    kept = [key for key in (prop.value["keys"] if is_animated(prop.value) else [])
+            if not first <= key["time"] <= last]
+    added = []
+    for time, value, interpolation in keys:
+        try:
+            interpolation = check_interpolation(interpolation)
+        except ValueError as error:
+            raise CommandError(f"interpolation: {error}.") from None
+        added.append({"time": time, "value": _checked(prop, path, value),
+                      "interpolation": interpolation})
+    if len(kept) + len(added) > MAX_KEYS:
+        raise CommandError(f"{path} would have {len(kept) + len(added):,} keys, over the limit "
+                           f"of {MAX_KEYS:,} for one property; remove some with "
+                           "prop.removeKey first.")
+    prop.container[prop.key] = {"keys": sorted(kept + added, key=lambda key: key["time"])}
+    return copy.deepcopy(added)
 
 
 @command("prop.removeKey", "Remove a keyframe",

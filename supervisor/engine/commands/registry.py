@@ -22,7 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from protocol.model.bezier import PATH_HINT
+from protocol.model.colors import COLOR_HINT
+from protocol.model.easing import NAMES as NAMED_CURVES
+from protocol.model.keyframes import INTERPOLATIONS
 from protocol.model.numbers import is_number, unusable_number_in, unusable_problem
+from protocol.model.values import GRADIENT_HINT
 from supervisor.errors import CommandError
 
 KINDS = ("read", "edit", "history", "render")
@@ -134,8 +139,24 @@ LAYER_REF = {"type": ["string", "integer"],
 ITEM_REF = {"type": ["string", "integer"],
             "description": "a render queue item's id or 1-based index"}
 FOOTAGE_REF = {"type": "string", "description": "a footage item's id or name"}
-COLOR = {"type": ["array", "string"],
-         "description": 'a color: [r, g, b], [r, g, b, a] (0..1) or "#rrggbb[aa]"'}
+# Value formats, each said once here and carried by every param that takes such a value (with
+# an example where the value is structured), so a reader of the catalog never guesses one.
+COLOR_FORMAT = f'{COLOR_HINT}, e.g. "#1e90ff" or [0.12, 0.56, 1]'
+GRADIENT_FORMAT = (f"{GRADIENT_HINT}; stop offsets 0..1, points in the layer's content box "
+                   "((0, 0) its top-left), e.g. "
+                   '{"type": "linear", "start": [0, 0], "end": [400, 0], '
+                   '"stops": [[0, "#ff5f6d"], [1, "#ffc371"]]}')
+EASING_FORMAT = ("the segment from this key to the next: " + ", ".join(INTERPOLATIONS[:5])
+                 + ' (linear is the default), {"bezier": [x1, y1, x2, y2]} (CSS '
+                 "cubic-bezier), or " + ", ".join(NAMED_CURVES) + " by name or with "
+                 'parameters, e.g. {"spring": {"stiffness": 100, "damping": 10, "mass": 1}}, '
+                 '{"elastic": {"amplitude": 1, "period": 0.3}}, {"back": {"overshoot": 1.7}}')
+PATH_FORMAT = (f"{PATH_HINT}; each tangent relative to its point, all [0, 0] (straight) when "
+               'left out, e.g. a triangle {"points": [[0, 0], [100, 0], [50, 80]]}')
+COLOR = {"type": ["array", "string"], "description": COLOR_FORMAT}
+FILL = {"type": ["array", "string", "object", "null"],
+        "description": f"{COLOR_FORMAT}; or {GRADIENT_FORMAT}; or null for none"}
+EASING = {"type": ["string", "object"], "description": EASING_FORMAT}
 VEC2 = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
 NUMBER = {"type": "number"}
 # Parameters that name a file carry "x-path", so confinement can find every path a command
@@ -150,3 +171,8 @@ OUTPUT_PATH = {"type": "string", "x-path": "output",
 
 def described(fragment: dict, description: str) -> dict:
     return {**fragment, "description": description}
+
+
+def formatted(fragment: dict, what: str) -> dict:
+    """`fragment` (COLOR, FILL, EASING, a path) described as `what`, then its value format."""
+    return {**fragment, "description": f"{what}; {fragment['description']}"}

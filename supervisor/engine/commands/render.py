@@ -12,7 +12,7 @@ when it starts.
 from __future__ import annotations
 
 from protocol.model.output_formats import FORMATS
-from supervisor.engine.commands.registry import COMP_REF, OUTPUT_PATH, command, described
+from supervisor.engine.commands.registry import COMP_REF, OUTPUT_PATH, command, described, formatted
 from supervisor.engine.commands.render_guard import check_render
 from supervisor.errors import CommandError
 
@@ -57,7 +57,7 @@ render_command(
     "as a one-frame item.",
     {"comp": described(COMP_REF, "the comp (default: the only or first comp)"),
      "time": {"type": "number", "description": "comp time in seconds (default 0)"},
-     "path": described(OUTPUT_PATH, "the PNG to write (default: [compName]_[#####].png in the "
+     "path": formatted(OUTPUT_PATH, "the PNG to write (default: [compName]_[#####].png in the "
                                     "project's folder, [#####] being the frame number)"),
      "queue": {"type": "boolean", "description": "queue it instead of rendering now"}},
     method="save_frame_as")
@@ -67,7 +67,7 @@ render_command(
     "Render a comp to a file, import the result as footage, and replace the comp's uses as a "
     "precomp with that footage, so later renders read it instead of recomputing.",
     {"comp": COMP_REF,
-     "output": described(OUTPUT_PATH, "the file to write (default beside the project)"),
+     "output": formatted(OUTPUT_PATH, "the file to write (default beside the project)"),
      "format": {"type": "string", "enum": list(FORMATS)}},
     required=("comp",), method="pre_render")
 

@@ -23,15 +23,15 @@ from protocol.model.template_params import (ParamError, TargetError, find_param,
                                             names_listed, resolved_values)
 from supervisor.engine.commands.lookup import find_comp, find_item
 from supervisor.engine.commands.overview import item_summary
-from supervisor.engine.commands.registry import COMP_REF, ITEM_REF, OUTPUT_PATH, command, described
+from supervisor.engine.commands.registry import COMP_REF, ITEM_REF, OUTPUT_PATH, command, formatted
 from supervisor.errors import CommandError
 from supervisor.engine.commands.render import render_command
 from supervisor.engine.template_values import checked_values
 
 ITEM_PARAMS = {
-    "output": described(OUTPUT_PATH, "the file (video) or pattern (sequence: [####] is the frame "
-                        "number, [compName] the comp's name); relative to the saved project's "
-                        "folder; default [compName].ext there"),
+    "output": formatted(OUTPUT_PATH, "the file (video) or pattern (sequence: [####] is the frame "
+                        "number, [compName] the comp's name; default [compName].ext in the "
+                        "saved project's folder)"),
     "format": {"type": "string", "enum": list(FORMATS), "description": "default: from the "
                "output's extension, else h264"},
     "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "

@@ -13,21 +13,23 @@ from protocol.model.text_animators import RANGE_DEFAULTS, SHAPES, UNITS, find_an
 from protocol.model.text_animators import paths_of as animator_paths
 from protocol.model.text_presets import PRESETS, preset_plan, preset_properties
 from supervisor.engine.commands.lookup import find_comp, find_layer
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
 from supervisor.errors import CommandError
 from workers.compositor.text_layout import lay_out
 
 ANIMATOR_PROPERTIES = {
     "type": "object",
     "description": "what the animator changes, reached at full amount: opacity (percent), "
-                   "position [dx, dy] (px), scale (percent), rotation (degrees), fill (a "
-                   "color), tracking (px), blur (px)"}
+                   "position [dx, dy] (px), scale (percent), rotation (degrees), fill ("
+                   + COLOR_FORMAT + "), tracking (px), blur (px); e.g. "
+                   '{"opacity": 0, "position": [0, 40]}'}
 RANGE = {
     "type": "object",
     "description": "which units it reaches: start, end, offset (percent of the units; default "
                    "0, 100, 0), shape (" + ", ".join(SHAPES) + "; default square), "
-                   "smoothness (square's edges, 0..100, default 100), ease (an interpolation "
-                   "for the other shapes)"}
+                   "smoothness (square's edges, 0..100, default 100), ease (for the other "
+                   "shapes, an easing name or curve as prop.addKey's interpolation takes, "
+                   'not hold); e.g. {"start": 0, "end": 50, "shape": "rampUp"}'}
 
 
 def _text_layer(engine, params) -> tuple[dict, dict]:
@@ -104,11 +106,16 @@ def text_remove_animator(engine, params, work):
          required=("comp", "layer", "preset"))
 def text_animate(engine, params, work):
     _, layer = _text_layer(engine, params)
-    preset = PRESETS[params["preset"]]
-    unit = params.get("unit", preset.unit)
-    start = float(params.get("start", 0.0))
-    duration = params.get("duration")
-    stagger = params.get("stagger")
+    return play_preset(engine, layer, params["preset"], float(params.get("start", 0.0)),
+                       params.get("duration"), params.get("unit"), params.get("stagger"))
+
+
+def play_preset(engine, layer: dict, name: str, start: float, duration: float | None,
+                unit: str | None, stagger: float | None) -> dict:
+    """Add text preset `name`'s animator and keys to a text layer (text.animate, and
+    preset.apply's typewriter); what it added, as text.animate returns it."""
+    preset = PRESETS[name]
+    unit = unit or preset.unit
     if duration is not None and duration <= 0:
         raise CommandError(f"text.animate: duration must be above 0 seconds, got {duration}.")
     if stagger is not None and stagger < 0:
@@ -118,15 +125,15 @@ def text_animate(engine, params, work):
              "line": len(layout.lines)}[unit]
     plan = preset_plan(preset, units, start, duration, stagger)
     selector = dict(plan["range"])
-    for name, keys in plan["keys"].items():
-        selector[name] = {"keys": [{"time": time, "value": value, "interpolation": how}
-                                   for time, value, how in keys]}
+    for key_name, keys in plan["keys"].items():
+        selector[key_name] = {"keys": [{"time": time, "value": value, "interpolation": how}
+                                       for time, value, how in keys]}
     size = float(static_value(layer["content"].get("size", 72)))
     animator = add_animator(engine, layer, unit, preset_properties(preset, size), selector)
-    added = [{"path": f"animators.{animator['id']}.range.{name}", "time": key["time"],
+    added = [{"path": f"animators.{animator['id']}.range.{key_name}", "time": key["time"],
               "value": key["value"]}
-             for name in plan["keys"] for key in animator["range"][name]["keys"]]
-    return {"animator": animator["id"], "preset": params["preset"], "unit": unit,
+             for key_name in plan["keys"] for key in animator["range"][key_name]["keys"]]
+    return {"animator": animator["id"], "preset": name, "unit": unit,
             "units": units, "start": start, "end": plan["end"], "keys": added,
             "range": {key: animator["range"][key] for key in RANGE_DEFAULTS
                       if key not in plan["keys"]}}

@@ -17,9 +17,16 @@ import sys
 from typing import Any, TextIO
 
 from supervisor.engine.commands.overview import document_overview
+from supervisor.engine.commands.registry import COLOR_FORMAT, EASING_FORMAT, GRADIENT_FORMAT
 from supervisor.errors import CommandError
 from supervisor.engine.engine import Engine
 from supervisor.mcp.tools.registry import CallContext, ToolError, ToolResult, tool
+
+
+# How values are written, once for every command (each command's schema says which it takes).
+VALUE_FORMATS = (f"Values: times in seconds, positions in comp pixels from the top-left; a color "
+                 f"is {COLOR_FORMAT}; a shape's fill may be {GRADIENT_FORMAT}; a key's "
+                 f"interpolation is {EASING_FORMAT}.")
 
 
 def _engine(ctx: CallContext) -> Engine:
@@ -85,7 +92,9 @@ def command_batch_lane(args: dict) -> str:
       "Run one engine command (see command_list) with its params (camelCase, as the catalog "
       "gives them) and return its JSON result (template.preview's picture as a PNG image). "
       "Commands that change the project are one undo step each (edit.undo). Comps, layers and "
-      "items are named by id, by name, or (layers, items) by 1-based index.",
+      "items are named by id, by name, or (layers, items) by 1-based index. " + VALUE_FORMATS + " Example: {\"id\": \"layer.add\", "
+      "\"params\": {\"comp\": \"Main\", \"type\": \"text\", \"text\": \"Hello\", "
+      "\"size\": 96, \"fill\": \"#ffffff\"}}.",
       {"id": {"type": "string", "description": "the command id, e.g. layer.add"},
        "params": {"type": "object", "description": "the command's params"}},
       required=("id",), lane=command_run_lane, destructive=True)
@@ -110,10 +119,14 @@ def shown(result: dict) -> dict | ToolResult:
 @tool("command_batch", "Run engine commands in a batch",
       "Run several engine commands in order: steps [{id, params?}]. A string \"$N.key\" in a "
       "step's params is replaced by step N's (0-based) result at key (dotted for nested: "
-      "\"$0.layer\", \"$1.items.0.output\"; \"$N\" alone is the whole result). stop_on_error "
+      "\"$0.layer\", \"$1.items.0.output\"; \"$N\" alone is the whole result; a text such "
+      "as the price \"$49\" is written \"$$49\"). stop_on_error "
       "(default true) skips the steps after a failure. atomic (default false) makes the batch "
       "one undo step and rolls the whole batch back if any step fails. Returns completed, "
-      "failed and per-step results.",
+      "failed and per-step results. Values are written as command_run says. Example: "
+      "{\"steps\": [{\"id\": \"comp.new\", \"params\": {\"name\": \"Main\"}}, "
+      "{\"id\": \"layer.add\", \"params\": {\"comp\": \"$0.comp\", \"type\": "
+      "\"solid\", \"color\": \"#202830\"}}]}.",
       {"steps": {"type": "array", "description": "[{id, params?}, ...]",
                  "items": {"type": "object", "properties": {"id": {"type": "string"},
                                                              "params": {"type": "object"}},

@@ -89,10 +89,15 @@ def image_type(head: bytes) -> str | None:
     return None
 
 
+# Every file tool's path: what a confined session requires of it, said where it is given.
+PATH = {"type": "string", "description": "an absolute path (while the session is confined, "
+        "inside its roots; otherwise a relative one is taken from the server's folder)"}
+
+
 @tool("read_file", "Read a file",
       "Read a text file (optionally a range of lines: offset is the first line, 1-based, limit "
       "the number of lines). PNG, JPEG and WebP images come back as image content.",
-      {"path": {"type": "string", "description": "The file to read."},
+      {"path": PATH,
        "offset": {"type": "integer", "minimum": 1, "description": "First line, 1-based."},
        "limit": {"type": "integer", "minimum": 1, "description": "Number of lines."}},
       required=("path",), read_only=True, idempotent=True)
@@ -159,7 +164,7 @@ def write_atomically(ctx, path: str, data: bytes) -> None:
 @tool("write_file", "Write a file",
       "Write text to a file atomically (a temporary file, then rename); missing parent "
       "folders are created. Replaces the file if it exists.",
-      {"path": {"type": "string"}, "content": {"type": "string"}},
+      {"path": PATH, "content": {"type": "string", "description": "the whole text (UTF-8)"}},
       required=("path", "content"), destructive=True, idempotent=True)
 def write_file(args, ctx):
     path = _writable(ctx, args["path"])
@@ -176,7 +181,7 @@ def write_file(args, ctx):
 @tool("edit_file", "Edit a file",
       "Replace an exact string in a file. Zero matches, or several without replace_all, is an "
       "error naming the count. Returns a unified diff of the change.",
-      {"path": {"type": "string"}, "old_string": {"type": "string"},
+      {"path": PATH, "old_string": {"type": "string"},
        "new_string": {"type": "string"}, "replace_all": {"type": "boolean"}},
       required=("path", "old_string", "new_string"), destructive=True)
 def edit_file(args, ctx):
@@ -228,7 +233,8 @@ def _entry_type(mode: int) -> str:
 
 @tool("list_dir", "List a folder",
       "List a folder's entries with their type and size; depth > 1 descends into subfolders.",
-      {"path": {"type": "string"}, "depth": {"type": "integer", "minimum": 1, "maximum": 10}},
+      {"path": PATH, "depth": {"type": "integer", "minimum": 1, "maximum": 10,
+                               "description": "levels to descend (default 1)"}},
       required=("path",), read_only=True, idempotent=True)
 def list_dir(args, ctx):
     root = _readable(ctx, args["path"])
@@ -286,8 +292,10 @@ def list_dir(args, ctx):
       "Find files under a folder by name (pattern: a glob) and/or by content (content: a "
       "regular expression in RE2 syntax, matched per line); returns files and matching lines "
       "with numbers. A search stops at a 10 s deadline and returns what it found, with a note.",
-      {"path": {"type": "string"}, "pattern": {"type": "string"},
-       "content": {"type": "string"},
+      {"path": {**PATH, "description": "the folder to search: " + PATH["description"]},
+       "pattern": {"type": "string", "description": 'a glob on file names, e.g. "*.rvproj"'},
+       "content": {"type": "string", "description": 'an RE2 regular expression matched per '
+                   'line, e.g. "renderQueue\\.add"'},
        "max_results": {"type": "integer", "minimum": 1, "maximum": 10000}},
       required=("path",), read_only=True, idempotent=True)
 def search_files(args, ctx):

@@ -55,7 +55,9 @@ def _cache(session) -> PreviewCache:
 
 @tool("render_preview", "Preview a frame",
       "Render one frame of a comp and return it as a PNG image, with its comp, time, frame "
-      "number and size as JSON. max_side limits the longer side (default 960; 0 = full size).",
+      "number and size as JSON. max_side limits the longer side (default 960; 0 = full size). "
+      "To see motion, render_filmstrip shows many frames in one image. Example: "
+      "{\"comp\": \"Main\", \"time\": 1.5}.",
       {"comp": {"type": ["string", "integer"],
                 "description": "comp id or name (default: the first comp)"},
        "time": {"type": "number", "minimum": 0, "description": "comp time in seconds"},

@@ -55,7 +55,9 @@ class CappedOutput:
 DESCRIPTION = (
     "Run a command with /bin/sh in its own session. timeout is in seconds (default 120, at most "
     "600); on timeout or cancel the whole process tree is killed. stdout and stderr are capped, "
-    "with a note saying how much was cut.")
+    "with a note saying how much was cut. The server's instructions say what this session "
+    "allows. Example: {\"command\": \"ffprobe -hide_banner clip.mp4\", \"cwd\": "
+    "\"/abs/folder\"}.")
 
 
 def describe(session) -> str:

@@ -1,0 +1,94 @@
+"""What the server tells an agent before it starts: the instructions sent at initialize (and
+server/discover), and the compact how-to behind the rendervisor://guide resource.
+
+Both cost the agent's context on every session, so they stay short: the formats a command
+takes are in its own schema (command_list), the whole recipes in the prompts (prompts.py); the
+guide holds what no single schema can say (coordinates, anchors, layer order, how to check
+work). What this session's confinement allows is said from the session itself, so the
+instructions never promise a shell the session refuses.
+"""
+
+from __future__ import annotations
+
+from protocol.model.animation_presets import PRESETS
+from protocol.model.legibility import TITLE_SAFE
+from protocol.model.text_presets import PRESETS as TEXT_PRESETS
+from supervisor.engine.commands.registry import COLOR_FORMAT, EASING_FORMAT, GRADIENT_FORMAT
+from workers.compositor.fonts import bundled_families
+
+GUIDE_URI = "rendervisor://guide"
+
+GUIDE = f"""# rendervisor: a compact guide
+
+Work in this order: build with one command_batch (a step's result is "$N.key" in later
+steps: "$0.comp", "$1.layer"), animate with preset.apply, look with render_filmstrip (one
+sheet of frames), check with layout_check (fix every finding, check again), then
+renderQueue.add {{comp, output: "/abs/out.mp4"}} and renderQueue.render.
+
+Coordinates: comp pixels, (0, 0) top-left, y down; times in seconds. A new layer is
+centered: its anchor is the center of its content, its position the comp's center, and
+position places the anchor. A solid, shape or image draws in its content box (0, 0)-(w, h).
+Text without a box is the exception: its anchor [0, 0] is its alignment point, the left edge,
+center or right edge of its lines (align) and the top, middle or bottom of the block
+(verticalAlign, default middle). Text with box [w, h] wraps at w, fit "shrink" keeps it
+inside, and its anchor is the box's center. A layer with parent moves with it, its position
+in the parent's content box.
+
+Layer order: index 1 is the top, drawn last; layer.add puts a layer on top unless index says
+otherwise, so add the background first. A layer shows from inPoint to outPoint.
+
+Values:
+- color: {COLOR_FORMAT}
+- gradient (a shape's fill): {GRADIENT_FORMAT}
+- easing (prop.addKey's interpolation): {EASING_FORMAT}
+- scale and opacity are percent ([100, 100], 100), rotation degrees clockwise.
+
+Text: size in px, fill a color; bundled fonts: {", ".join(bundled_families())}; font.list
+lists all. text.animate plays a text preset ({", ".join(TEXT_PRESETS)}).
+
+Footage: layer.add {{type, path}} imports it: a still or an SVG on an image layer, a video or
+an image sequence ("/shots/f_[####].png") on a video layer, Lottie on a lottie layer, a
+sound file (WAV, MP3, ...) on an audio layer. Sound: audio.level in dB (keys fade it),
+audio.muted; audio_levels measures the mix, since a preview is silent.
+
+Templates: template.addParam {{name, comp, layer, path}} names a property; renderQueue.add
+{{params: {{name: value}}}} renders a version; template.preview draws one.
+
+Animate: preset.apply {{comp, layer, preset, time?, duration?, params?}} with
+{", ".join(PRESETS)} (preset.list gives their params), or prop.addKey {{path, time, value}}
+on transform.position, scale, rotation, opacity, ... To fade a whole comp, show it as a
+precomp layer in another comp and fadeIn / fadeOut that layer (or fade a black full-frame
+solid on top).
+
+Check: layout_check finds layers off the comp, text outside the title-safe area (the middle
+{TITLE_SAFE:g}%), text overflowing its box, too small, or below 4.5:1 contrast with what is
+behind it; each message says what to change. render_filmstrip {{comp, count?, times?}} shows
+motion in one image. prompts/list gives whole recipes: a title card, a lower third, a
+captioned clip, a product card.
+"""
+
+BASE_INSTRUCTIONS = (
+    "rendervisor is a motion-graphics render engine. Read the resource rendervisor://guide "
+    "first (coordinates, value formats, how to check your work; prompts give whole recipes). "
+    "Build a project with command_batch and command_run (command_list gives every command's "
+    "params and formats), animate with preset.apply, look at many frames at once with "
+    "render_filmstrip, check the layout with layout_check, and render with "
+    "renderQueue.add and renderQueue.render.")
+
+
+def instructions(session) -> str:
+    """The server's instructions for this session: the base, and what its roots allow."""
+    return (f"{BASE_INSTRUCTIONS} {allowed(session.confinement)} The shell tool: "
+            f"{session.shell.describe()}")
+
+
+def allowed(confinement) -> str:
+    """What the file tools, engine commands and shell may reach in this session."""
+    if not confinement.confined:
+        return ("This session is not confined: the file tools and engine commands may use any "
+                "path.")
+    readable = ", ".join(confinement.read_roots + confinement.write_roots)
+    writes = (f"written only under {', '.join(confinement.write_roots)}"
+              if confinement.write_roots else "never written (it has no write root)")
+    return (f"This session is confined: every path must be absolute; files are read only "
+            f"under {readable} and {writes}.")

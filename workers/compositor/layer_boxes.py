@@ -1,0 +1,59 @@
+"""Where a layer's content sits at rest, in its own coordinates: what presets measure a slide or
+a wipe by, and what layout checks hold against the comp's edges and safe areas.
+
+Text is measured by the ink of its glyphs where its layout puts them (text animators, which
+move glyphs for a while, are left aside), with half its stroke around them; a solid or shape by
+its content box with half its stroke; footage, precomps and nulls by their content box
+(protocol/model/layers.py). The supervisor and the workers both call this, so a preset's slide
+and a layout check agree on where a layer ends.
+"""
+
+from __future__ import annotations
+
+import skia
+
+from protocol.model.keyframes import value_at
+from protocol.model.layers import content_box
+from workers.compositor.shapes import solid_size
+from workers.compositor.text_layout import lay_out
+
+Rect = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def content_rect(document: dict, comp: dict, layer: dict, time: float) -> Rect:
+    """The layer's content at comp time `time` as (left, top, right, bottom) in its own
+    coordinates; an empty text is the point (0, 0)."""
+    kind = layer.get("type")
+    content = layer.get("content", {})
+    if kind == "text":
+        left, top, right, bottom = ink_rect(content, time)
+    elif kind == "solid":
+        left, top, (right, bottom) = 0.0, 0.0, solid_size(comp, layer, time)
+    else:
+        left, top, (right, bottom) = 0.0, 0.0, content_box(document, layer)
+    reach = half_stroke(content, time) if kind in ("text", "shape") else 0.0
+    return left - reach, top - reach, right + reach, bottom + reach
+
+
+def ink_rect(content: dict, time: float) -> Rect:
+    """The union of the glyphs' outlines as laid out (not their line boxes, which reach far
+    above and below most letters)."""
+    layout = lay_out(content, time)
+    union = skia.Rect.MakeEmpty()
+    by_font: dict[int, list] = {}
+    for glyph in layout.glyphs:
+        by_font.setdefault(glyph.font, []).append(glyph)
+    for font, glyphs in by_font.items():
+        outlines = layout.skia_fonts[font].getBounds([glyph.gid for glyph in glyphs])
+        for glyph, outline in zip(glyphs, outlines):
+            if not outline.isEmpty():
+                union.join(outline.makeOffset(glyph.x, glyph.y))
+    if union.isEmpty():
+        return 0.0, 0.0, 0.0, 0.0
+    return union.left(), union.top(), union.right(), union.bottom()
+
+
+def half_stroke(content: dict, time: float) -> float:
+    if value_at(content.get("stroke"), time) is None:
+        return 0.0
+    return float(value_at(content.get("strokeWidth", 0), time) or 0) / 2.0
