@@ -6,9 +6,11 @@ import json
 import os
 import signal
 
+import av
 import pytest
 import skia
 
+from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import error_lines, popen, rendervisor, small_project
 
 
@@ -88,7 +90,6 @@ def test_a_failed_item_exits_1_and_the_others_still_render(tmp_path):
     surface.makeImageSnapshot().save(str(picture), skia.kPNG)
     path = small_project(tmp_path / "show.rvproj",
                          queue=[{"output": "good_[##].png", "format": "png"}])
-    from supervisor.engine.engine import Engine
     engine = Engine(path)
     engine.run("comp.new", {"name": "Uses logo", "width": 16, "height": 16, "duration": 0.1})
     engine.run("layer.add", {"comp": "Uses logo", "type": "image", "path": str(picture)})
@@ -162,3 +163,20 @@ def test_a_fifo_given_as_the_project_is_one_line_and_exit_2_without_waiting(tmp_
     finally:
         os.close(holder)
     assert_usage_error(result, "pipe.rvproj", "FIFO")
+
+
+def test_an_empty_queue_with_one_comp_renders_that_comp(tmp_path):
+    path = small_project(tmp_path / "one.rvproj")
+    result = rendervisor("render", path, "--output", tmp_path / "x.mp4", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "x.mp4")) as video:
+        assert video.streams.video[0].frames == 6
+
+
+def test_an_empty_queue_with_several_comps_names_them(tmp_path):
+    path = small_project(tmp_path / "two.rvproj")
+    engine = Engine(path)
+    engine.run("comp.new", {"name": "Other", "width": 16, "height": 16, "duration": 0.1})
+    engine.run("project.save", {})
+    assert_usage_error(rendervisor("render", path), "empty render queue", "'Main'", "'Other'",
+                       "--comp")
