@@ -7,9 +7,10 @@ The order of decisions is docs/outputs.md's and docs/rendering.md's:
    file, and take no part;
 2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
    is refused with `RenderRefused`, naming both items, before a single file is touched;
-3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
-   an earlier item of this render writes, are left alone (so that earlier item's frames are
-   never overwritten, whatever order the workers finish in);
+3. each remaining item's frames to write: with skipExisting, frames whose file is a complete
+   image (workers/exporter/complete_frames.py), or that an earlier item of this render
+   writes, are left alone (so that earlier item's frames are never overwritten, whatever
+   order the workers finish in);
 4. no file an item writes may be an input of the project (its footage, the project file:
    supervisor/render/inputs.py); if one is, the whole render is refused with `RenderRefused` as for
    a clash, naming the item, the input and the file;
@@ -33,6 +34,7 @@ from protocol.model.output_names import expand_comp_name, find_clash, frame_path
 from supervisor.engine.footage_probe import is_missing
 from supervisor.render.inputs import ProjectInputs
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
+from workers.exporter.complete_frames import is_complete_frame
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
 # of a render (the last chunks run while the other workers have nothing left to take, and
@@ -207,8 +209,8 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
         paths = {number: os.path.normpath(frame_path(plan.output, number))
                  for number in plan.frames}
         if plan.skip_existing:
-            plan.frames = [number for number in plan.frames
-                           if paths[number] not in claimed and not os.path.exists(paths[number])]
+            plan.frames = [number for number in plan.frames if paths[number] not in claimed
+                           and not is_complete_frame(paths[number], plan.format)]
         claimed.update(paths[number] for number in plan.frames)
         return
     output = os.path.normpath(plan.output)
