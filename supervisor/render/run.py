@@ -9,7 +9,8 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         │   run_with_snapshot(... "render_chunk" ...)  ◄── progress: one frame written
         │   a dead worker: release it, retry the chunk once on a fresh worker (new token)
         └── the item's last chunk: join the video's segments (stream copy) and keep the output
-    run() joins the threads, then removes every recorded file of an item not done.
+    run() joins the threads, then removes every recorded file of an item not done, except the
+    frames of a failed item's chunks that finished (a stopped item keeps nothing).
 
 Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
 worker stops at its next frame (or is killed after the teardown grace), and the threads end.
@@ -52,6 +53,9 @@ class ItemRun:
         self.written = 0
         self.counted: dict[int, int] = {}  # frames counted per chunk (a retry counts again)
         self.attempt_frames: dict[int, int] = {}
+        # Chunks whose every frame was drawn right (no footage missing): their frames stay
+        # even when another chunk fails the item, so a rerun with skipExisting picks up there.
+        self.finished_chunks: list[Chunk] = []
         self.started = False
         self.status = "queued"
         self.error: str | None = plan.error
@@ -64,6 +68,13 @@ class ItemRun:
     @property
     def finished(self) -> bool:
         return self.status in ("done", "failed")
+
+    def kept_files(self) -> list[str]:
+        """The files a failed item keeps: the frames of its chunks that finished."""
+        if not self.plan.is_sequence:
+            return []
+        return [frame_path(self.plan.output, number)
+                for chunk in self.finished_chunks for number in chunk.frames]
 
     def report(self) -> dict:
         entry = {"item": self.plan.id, "status": self.status, "output": self.plan.output}
@@ -129,6 +140,8 @@ class RenderRun:
             for thread in threads:
                 thread.join()
             for item in self.items:
+                if item.status == "failed":
+                    item.opened.keep(item.kept_files())  # only the failing chunks' files go
                 if item.status != "done":
                     item.opened.remove_all()
                 if not item.finished:
@@ -223,7 +236,7 @@ class RenderRun:
                 self._fail(item, f"{item.plan.id} failed while rendering frames {_span(chunk)}: "
                                  f"{error}{tail}.", error)
                 return worker
-            self._chunk_done(item, index, value)
+            self._chunk_done(item, index, chunk, value)
             return worker
         return worker
 
@@ -271,12 +284,14 @@ class RenderRun:
         self._on_progress(written, self.total, f"{item.plan.id} ({item.plan.comp['name']}): "
                                                f"{item.written}/{len(item.plan.frames)} frames")
 
-    def _chunk_done(self, item: ItemRun, index: int, value: dict) -> None:
+    def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
         if value.get("missing"):
+            # Its frames were drawn without that footage: they go with the item's failure.
             self._fail(item, f"{item.plan.id} failed: footage could not be read: "
                              f"{', '.join(value['missing'])}; check the files, then render again.")
             return
         with self._lock:
+            item.finished_chunks.append(chunk)
             if item.status == "failed":
                 return
             item.segments[index] = value.get("segment")

@@ -5,7 +5,9 @@ import json
 import os
 
 import pytest
+import skia
 
+from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import rendervisor, small_project
 
 
@@ -28,3 +30,43 @@ def test_skip_existing_renders_again_a_frame_that_is_empty_or_cut_short(tmp_path
     assert events(result)[-2]["total"] == 2  # the last progress event: two frames to write
     assert {n: path.read_bytes() for n, path in frame.items()} == good
     assert {n: frame[n].stat().st_ino for n in untouched} == untouched
+
+
+def plate_project(tmp_path, frames: int = 30) -> tuple[str, list]:
+    """A comp showing a 30-frame PNG sequence plate, queued as a PNG sequence; the plate's
+    frame files."""
+    plates = tmp_path / "plate"
+    plates.mkdir()
+    paths = []
+    for number in range(frames):
+        surface = skia.Surface(16, 16)
+        surface.getCanvas().clear(skia.Color(8 * number, 40, 200))
+        paths.append(plates / f"p_{number:04d}.png")
+        surface.makeImageSnapshot().save(str(paths[-1]), skia.kPNG)
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 16, "height": 16, "frameRate": 30,
+                            "duration": frames / 30})
+    engine.run("layer.add", {"comp": "Main", "type": "video",
+                             "path": str(plates / "p_[####].png")})
+    engine.run("project.save", {"path": str(tmp_path / "plate.rvproj")})
+    engine.run("renderQueue.add", {"comp": "Main", "output": "out/f_[##].png"})
+    engine.run("project.save", {})
+    return str(tmp_path / "plate.rvproj"), paths
+
+
+def test_a_failed_sequence_keeps_the_frames_of_finished_chunks_and_a_rerun_writes_the_rest(
+        tmp_path):
+    project, plates = plate_project(tmp_path)
+    good_plate = plates[20].read_bytes()
+    plates[20].write_bytes(b"not a png")  # one unreadable footage frame
+    result = rendervisor("render", project, "--chunk-size", "10", "--workers", "2")
+    assert result.returncode == 1, result.stderr
+    out = tmp_path / "out"
+    assert sorted(os.listdir(out)) == [f"f_{n:02d}.png" for n in range(20)]
+    kept = {name: (out / name).stat().st_ino for name in os.listdir(out)}
+    plates[20].write_bytes(good_plate)
+    result = rendervisor("render", project, "--skip-existing", "--json", "--chunk-size", "10")
+    assert result.returncode == 0, result.stderr
+    assert events(result)[-2]["total"] == 10
+    assert sorted(os.listdir(out)) == [f"f_{n:02d}.png" for n in range(30)]
+    assert {name: (out / name).stat().st_ino for name in kept} == kept
