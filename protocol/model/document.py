@@ -85,6 +85,11 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
             "params": {**default_params(effect), **(params or {})}}
 
 
+# Queue item keys stored only when given (an item without one has its default): resume (a
+# video takes the finished segments an earlier render left, default false).
+ITEM_OPTIONS = {"resume": "bool"}
+
+
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
                    skip_existing: bool, codec_options: dict) -> dict:
     return {"id": allocate_id(doc, "item"), "comp": comp_id, "output": output,
@@ -509,11 +514,15 @@ def check_animators(animators: Any, place: str) -> list:
 
 def _check_item(item: Any, place: str) -> dict:
     _check_keys(item, place, required=("id", "comp", "output", "format", "frames",
-                                       "skipExisting", "codecOptions", "status"), optional=())
+                                       "skipExisting", "codecOptions", "status"),
+                optional=tuple(ITEM_OPTIONS))
     for key, kind in (("id", "string"), ("comp", "string"), ("output", "string"),
                       ("format", tuple(FORMATS)), ("skipExisting", "bool"),
                       ("status", "string")):
         _expect(item, key, kind, place)
+    for key, kind in ITEM_OPTIONS.items():
+        if key in item:
+            _expect(item, key, kind, place)
     if item["frames"] is not None:
         try:
             parse_frame_spec(item["frames"])

@@ -1,4 +1,4 @@
-"""The `rendervisor` command: mcp, render, preview, watch, commands, --version.
+"""The `rendervisor` command: mcp, render, preview, watch, clean, commands, --version.
 
 Bad usage and bad input exit 2 with one line on stderr, never a traceback.
 """
@@ -19,7 +19,7 @@ from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 # `rendervisor commands` or a usage error does not pay for Skia, PyAV and the worker pool.
 SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
-               "commands": "supervisor.cli.commands"}
+               "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -167,6 +167,12 @@ def build_parser() -> Parser:
     watch.add_argument("--once", action="store_true",
                        help="render what is there now, then exit")
 
+    clean = commands.add_parser(
+        "clean", help="remove the segments interrupted video renders left",
+        description="Remove the finished segments that interrupted video renders of a project "
+        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments).")
+    clean.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+
     listing = commands.add_parser("commands", help="list the engine commands",
                                   description="List the engine commands an agent can run.")
     listing.add_argument("--json", action="store_true",
@@ -178,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("rendervisor: name a command: mcp, render, preview, watch or "
-                             "commands (see rendervisor --help)")
+            raise UsageError("rendervisor: name a command: mcp, render, preview, watch, clean "
+                             "or commands (see rendervisor --help)")
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

@@ -74,6 +74,9 @@ class ItemPlan:
     chunks: list[Chunk] = field(default_factory=list)
     error: str | None = None  # refused before rendering
     skipped: bool = False  # a video whose file exists, with skipExisting
+    # A video takes its finished segments from the cache of an earlier render that stopped
+    # (skipExisting, or the item's resume; supervisor/render/segment_cache.py).
+    resume: bool = False
 
     @property
     def is_sequence(self) -> bool:
@@ -146,10 +149,11 @@ def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: li
 def _item_plan(item: dict, comp: dict) -> ItemPlan:
     fmt = item["format"]
     count = frame_count(comp["duration"], comp["frameRate"])
+    skip = bool(item.get("skipExisting"))
     return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
                     list(frames_of(item.get("frames"), count)),
-                    render_codec_options(fmt, item.get("codecOptions")),
-                    bool(item.get("skipExisting")))
+                    render_codec_options(fmt, item.get("codecOptions")), skip,
+                    resume=skip or bool(item.get("resume")))
 
 
 def render_codec_options(fmt: str, given: dict | None) -> dict:

@@ -30,6 +30,7 @@ from protocol.wire.frames import OUT_OF_MEMORY
 from protocol.model.output_names import frame_path
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.plan import ItemPlan
+from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.runtime.worker_memory import LIMIT_SETTING
 from workers.exporter import (Chunk, JoinError, OpenedFiles, chunk_paths, join_segments,
@@ -45,9 +46,10 @@ RETRYABLE = ("died", "wedged")
 class ItemRun:
     """One item's state during the render."""
 
-    def __init__(self, plan: ItemPlan) -> None:
+    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None) -> None:
         self.plan = plan
         self.opened = OpenedFiles()
+        self.cache = cache  # a video's finished segments (segment_cache.py)
         self.segments: dict[int, str | None] = {}
         self.chunks_done = 0
         self.written = 0
@@ -56,6 +58,7 @@ class ItemRun:
         # Chunks whose every frame was drawn right (no footage missing): their frames stay
         # even when another chunk fails the item, so a rerun with skipExisting picks up there.
         self.finished_chunks: list[Chunk] = []
+        self.skipped_frames = 0
         self.started = False
         self.status = "queued"
         self.error: str | None = plan.error
@@ -68,6 +71,19 @@ class ItemRun:
     @property
     def finished(self) -> bool:
         return self.status in ("done", "failed")
+
+    def chunks_to_render(self) -> list[tuple[int, Chunk]]:
+        """The item's chunks, less those a resumed video has in its cache already (taken as
+        done, their frames counted as skipped)."""
+        todo = []
+        for index, chunk in enumerate(self.plan.chunks):
+            if self.plan.resume and self.cache is not None and self.cache.has(chunk):
+                self.segments[index] = self.cache.path(chunk)
+                self.chunks_done += 1
+                self.skipped_frames += len(chunk.frames)
+            else:
+                todo.append((index, chunk))
+        return todo
 
     def kept_files(self) -> list[str]:
         """The files a failed item keeps: the frames of its chunks that finished."""
@@ -94,8 +110,14 @@ class RenderRun:
         self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
         self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
         self.document = document
-        self.items = [ItemRun(plan) for plan in plans]
-        self.total = sum(len(item.plan.frames) for item in self.items if not item.finished)
+        videos = [plan for plan in plans if not plan.is_sequence and plan.chunks]
+        content = content_key(document) if videos else ""
+        self.items = [ItemRun(plan, SegmentCache(plan, content) if plan in videos else None)
+                      for plan in plans]
+        self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
+            (item, index, chunk) for item in self.items if not item.finished
+            for index, chunk in item.chunks_to_render())
+        self.total = sum(len(chunk.frames) for _item, _index, chunk in self._queue)
         self.written = 0
         # The render's scope: its caller's (a child of it) or its own (wait:false); every
         # chunk job waits on it, so one cancel wakes them all.
@@ -105,9 +127,6 @@ class RenderRun:
         self._on_progress = on_progress or (lambda written, total, message: None)
         self._on_item = on_item or (lambda item, status, progress: None)
         self._lock = threading.Lock()
-        self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
-            (item, index, chunk) for item in self.items if not item.finished
-            for index, chunk in enumerate(item.plan.chunks))
         self.cancel.on_cancel(self._drop_queue)
 
     @property
@@ -135,6 +154,9 @@ class RenderRun:
                                         name=f"render-chunks-{number}")
                        for number in range(min(self.pool.capacity(self.kind) or 1,
                                                len(self._queue)))]
+            for item in self.items:  # a resumed video with every segment cached
+                if not item.finished and item.chunks_done == len(item.plan.chunks):
+                    self._finish(item)
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -290,11 +312,14 @@ class RenderRun:
             self._fail(item, f"{item.plan.id} failed: footage could not be read: "
                              f"{', '.join(value['missing'])}; check the files, then render again.")
             return
+        segment = value.get("segment")
+        if segment is not None and item.cache is not None:
+            segment = item.cache.keep(chunk, segment, item.opened)
         with self._lock:
             item.finished_chunks.append(chunk)
             if item.status == "failed":
                 return
-            item.segments[index] = value.get("segment")
+            item.segments[index] = segment
             item.chunks_done += 1
             if item.chunks_done < len(item.plan.chunks):
                 return
@@ -306,15 +331,23 @@ class RenderRun:
         if not plan.is_sequence:
             segments = [item.segments[index] for index in range(len(plan.chunks))]
             try:
+                # The cached segments stay until the output is in place: a join that fails
+                # (a full disk) leaves them for the rerun.
                 join_segments(segments, plan.format, plan.output, plan.comp["frameRate"],
-                              item.opened)
+                              item.opened, remove_segments=item.cache is None)
             except (JoinError, OSError, ValueError) as error:
                 self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
                 return
         with self._lock:
+            # Segments the cache could not take are still this render's temporaries.
+            leftovers = OpenedFiles([path for path in item.segments.values()
+                                     if path is not None and path in item.opened])
             # Kept even if a stop came in meanwhile: the output is complete.
             item.opened.keep()
             item.status = "done"
+        if item.cache is not None:
+            leftovers.remove_all()
+            remove_cache(plan.output)
         self._on_item(plan.id, "done", 1.0)
 
     def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
@@ -327,7 +360,7 @@ class RenderRun:
 
     def _fraction(self, item: ItemRun) -> float:
         total = len(item.plan.frames)
-        return item.written / total if total else 1.0
+        return (item.written + item.skipped_frames) / total if total else 1.0
 
 
 def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:

@@ -11,10 +11,11 @@ from __future__ import annotations
 import os
 
 from protocol.model.codec_options import CodecOptionRefused, accepted_options, check_codec_options
-from protocol.model.document import new_queue_item
+from protocol.model.document import ITEM_OPTIONS, new_queue_item
 from protocol.model.frame_spec import frame_ranges
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
+from protocol.model.values import check_value
 from protocol.model.output_names import (OutputNameError, format_for_output, output_for_new_item,
                                    resolve_output)
 from supervisor.engine.commands.lookup import find_comp, find_item
@@ -31,7 +32,10 @@ ITEM_PARAMS = {
                "output's extension, else h264"},
     "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "
                "comma list (0-29,60); null or absent: the whole comp"},
-    "skipExisting": {"type": "boolean", "description": "leave frames whose file exists"},
+    "skipExisting": {"type": "boolean", "description": "leave frames whose file is a whole "
+                     "image; a video resumes from the segments an earlier render left"},
+    "resume": {"type": "boolean", "description": "a video takes the finished segments an "
+               "earlier render of it left (failed, stopped or lost), rendering only the rest"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
                      'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
 }
@@ -79,6 +83,16 @@ def _codec_options(options, format: str, owner: str) -> dict:
     return options or {}
 
 
+def _set_options(item: dict, params: dict) -> None:
+    """Store the optional item keys the params give (document.py's ITEM_OPTIONS)."""
+    for key, kind in ITEM_OPTIONS.items():
+        if key in params:
+            try:
+                item[key] = check_value(kind, params[key])
+            except ValueError as error:
+                raise CommandError(f"{key}: {error}.") from None
+
+
 @command("renderQueue.add", "Queue a render",
          "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
          "prores, vp9, gif), frames, skipExisting and encoder options. Returns {item, output} "
@@ -95,6 +109,7 @@ def queue_add(engine, params, work):
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
                           params.get("skipExisting", False), options)
+    _set_options(item, params)
     doc["renderQueue"].append(item)
     return {"item": item["id"], "output": output, "format": format,
             "index": len(doc["renderQueue"])}
@@ -126,6 +141,7 @@ def queue_set(engine, params, work):
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
     if "skipExisting" in params:
         item["skipExisting"] = params["skipExisting"]
+    _set_options(item, params)
     # A new format needs options it accepts. Options left as they were stored (a project
     # file's, perhaps) are not refused here but by the render, item by item.
     if "codecOptions" in params or item["format"] != format_before:
@@ -160,6 +176,7 @@ def queue_duplicate(engine, params, work):
     copy_ = new_queue_item(doc, original["comp"], original["output"], original["format"],
                            original["frames"], original["skipExisting"],
                            original["codecOptions"])
+    copy_.update({key: original[key] for key in ITEM_OPTIONS if key in original})
     doc["renderQueue"].insert(doc["renderQueue"].index(original) + 1, copy_)
     return {"item": copy_["id"], "output": copy_["output"],
             "index": doc["renderQueue"].index(copy_) + 1}
