@@ -75,3 +75,15 @@ def frames_of(spec: str | None, frame_count: int) -> list[int]:
     protocol/model/limits.py)."""
     return [frame for first, last in frame_ranges(spec, frame_count)
             for frame in range(first, last + 1)]
+
+
+def spec_of(frames) -> str | None:
+    """The shortest comma list of `N` and `A-B` parts naming exactly `frames` (None when there
+    are none): what a report gives, to be passed back as --frames."""
+    parts = []
+    for number in sorted(set(frames)):
+        if parts and number == parts[-1][1] + 1:
+            parts[-1][1] = number
+        else:
+            parts.append([number, number])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in parts) or None

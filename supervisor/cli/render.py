@@ -24,6 +24,7 @@ from protocol.model.output_names import expand_comp_name
 from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
 from supervisor.cli.project import check_writable, open_engine
+from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError, UsageError
 from supervisor.render.farm_service import FarmRenderService
 from supervisor.runtime import teardown
@@ -59,6 +60,9 @@ def prepare_queue(engine, args) -> None:
             if args.format:
                 params["format"] = args.format
             engine.run("renderQueue.add", params)
+            # Reported by the comp's name: the item's id exists in this process alone.
+            name = find_comp(engine.doc, comp)["name"]
+            engine.edit_quietly(lambda doc: doc["renderQueue"][0].update(id=name))
             return
         items = engine.doc["renderQueue"]
         if (output or args.format) and len(items) > 1:

@@ -14,6 +14,10 @@ class FarmRenderService(RenderService):
         super().__init__(pool)
         self.chunk_size = chunk_size
 
+    def relink_hint(self, project_path: str | None) -> str:
+        return (f"put the file back, or point the footage of {project_path} at where it is now "
+                "and save the project")
+
     def _queue_plans(self, engine, document: dict) -> list:
         plans = super()._queue_plans(engine, document)
         if self.chunk_size is not None:

@@ -77,6 +77,7 @@ class ItemPlan:
     # A video takes its finished segments from the cache of an earlier render that stopped
     # (skipExisting, or the item's resume; supervisor/render/segment_cache.py).
     resume: bool = False
+    frames_skipped: int = 0  # left out with skipExisting: their files are complete already
 
     @property
     def is_sequence(self) -> bool:
@@ -92,18 +93,24 @@ class ItemPlan:
         return {"item": self.id, "output": self.output}
 
 
+# What to do about missing footage, in an MCP session's words (`plan_render`'s default).
+RELINK_HINT = "re-link it with footage.replace or remove the layers that show it"
+
+
 def plan_render(document: dict, item_ids: list[str], workers: int,
                 check_write: Callable[[str], None] | None = None,
-                project_path: str | None = None) -> list[ItemPlan]:
+                project_path: str | None = None,
+                relink_hint: str = RELINK_HINT) -> list[ItemPlan]:
     """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
     an output over one of the project's inputs (`document` saved at `project_path`).
 
-    `check_write(path)` raises with a sentence when a path may not be written (confinement)."""
+    `check_write(path)` raises with a sentence when a path may not be written (confinement);
+    `relink_hint` says, in the caller's words, what to do about missing footage."""
     comps = {comp["id"]: comp for comp in document["comps"]}
     items = {item["id"]: item for item in document["renderQueue"]}
     plans = [_item_plan(items[item_id], comps[items[item_id]["comp"]]) for item_id in item_ids]
     for plan in plans:
-        plan.error = _refusal(document, plan, check_write)
+        plan.error = _refusal(document, plan, check_write, relink_hint)
     refused = [plan.id for plan in plans if plan.error]
     clash = find_clash((planned_output(items[plan.id], plan.comp) for plan in plans), refused)
     if clash is not None:
@@ -160,7 +167,7 @@ def render_codec_options(fmt: str, given: dict | None) -> dict:
     return {**RENDER_CODEC_DEFAULTS.get(fmt, {}), **(given or {})}
 
 
-def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
+def _refusal(document: dict, plan: ItemPlan, check_write, relink_hint: str) -> str | None:
     try:
         # What the workers would pass to the encoder, defaults included: options stored in a
         # project file were only warned about when it was opened.
@@ -170,8 +177,7 @@ def _refusal(document: dict, plan: ItemPlan, check_write) -> str | None:
     missing = missing_footage(document, plan.comp)
     if missing:
         return (f"{plan.id} was not rendered: comp {plan.comp['name']!r} uses footage that is "
-                f"missing: {', '.join(missing)}; re-link it with footage.replace or remove the "
-                "layers that show it, then render again.")
+                f"missing: {', '.join(missing)}; {relink_hint}, then render again.")
     if check_write is not None:
         try:
             check_write(plan.output)
@@ -213,13 +219,16 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
         paths = {number: os.path.normpath(frame_path(plan.output, number))
                  for number in plan.frames}
         if plan.skip_existing:
+            wanted = len(plan.frames)
             plan.frames = [number for number in plan.frames if paths[number] not in claimed
                            and not is_complete_frame(paths[number], plan.format)]
+            plan.frames_skipped = wanted - len(plan.frames)
         claimed.update(paths[number] for number in plan.frames)
         return
     output = os.path.normpath(plan.output)
     if plan.skip_existing and (output in claimed or os.path.exists(output)):
         plan.skipped = True
+        plan.frames_skipped = len(plan.frames)
         plan.frames = []
         return
     claimed.add(output)

@@ -22,11 +22,13 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import deque
 from typing import Callable
 
 from protocol.cancel import Cancel
 from protocol.wire.frames import OUT_OF_MEMORY
+from protocol.model.frame_spec import spec_of
 from protocol.model.output_names import frame_path
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.plan import ItemPlan
@@ -59,7 +61,10 @@ class ItemRun:
         # even when another chunk fails the item, so a rerun with skipExisting picks up there.
         self.finished_chunks: list[Chunk] = []
         self.skipped_frames = 0
+        self.cached_frames: set[int] = set()  # a resumed video's, from its segment cache
         self.started = False
+        self.started_at: float | None = None  # time.monotonic() of its first chunk
+        self.seconds = 0.0
         self.status = "queued"
         self.error: str | None = plan.error
         self.failure: JobFailed | None = None  # what failed the chunk that failed the item
@@ -81,9 +86,16 @@ class ItemRun:
                 self.segments[index] = self.cache.path(chunk)
                 self.chunks_done += 1
                 self.skipped_frames += len(chunk.frames)
+                self.cached_frames.update(chunk.frames)
             else:
                 todo.append((index, chunk))
         return todo
+
+    @property
+    def label(self) -> str:
+        """The item and its comp, as progress names them (once, when they are one name)."""
+        name = self.plan.comp["name"]
+        return self.plan.id if self.plan.id == name else f"{self.plan.id} ({name})"
 
     def kept_files(self) -> list[str]:
         """The files a failed item keeps: the frames of its chunks that finished."""
@@ -93,11 +105,20 @@ class ItemRun:
                 for chunk in self.finished_chunks for number in chunk.frames]
 
     def report(self) -> dict:
+        """The item's entry in the render's report: what it wrote, what it found written
+        already, the frames to render again (failed: a frame spec), and the seconds it took."""
         entry = {"item": self.plan.id, "status": self.status, "output": self.plan.output}
         if self.plan.skipped:
             entry["skipped"] = True
         if self.error and self.status == "failed":
             entry["error"] = self.error
+        kept = [] if self.plan.is_sequence and self.status == "stopped" else \
+            [number for chunk in self.finished_chunks for number in chunk.frames]
+        entry["framesWritten"] = len(kept)
+        entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
+        entry["failedFrames"] = spec_of(set(self.plan.frames) - set(kept) - self.cached_frames) \
+            if self.status == "failed" else None
+        entry["seconds"] = round(self.seconds, 3)
         return entry
 
 
@@ -148,7 +169,9 @@ class RenderRun:
             self._queue.clear()
 
     def run(self) -> dict:
-        """Render everything; the report {completed, failed, items} once all threads ended."""
+        """Render everything; the report {completed, failed, seconds, items} once all threads
+        ended."""
+        started = time.monotonic()
         try:
             threads = [threading.Thread(target=self._serve, daemon=True,
                                         name=f"render-chunks-{number}")
@@ -169,10 +192,13 @@ class RenderRun:
                 if not item.finished:
                     item.status = "stopped"
                     self._on_item(item.plan.id, "stopped", self._fraction(item))
+            for item in self.items:
+                if item.started_at is not None and not item.seconds:
+                    item.seconds = time.monotonic() - item.started_at
             items = [item.report() for item in self.items]
             self.report = {"completed": sum(entry["status"] == "done" for entry in items),
                            "failed": sum(entry["status"] == "failed" for entry in items),
-                           "items": items}
+                           "seconds": round(time.monotonic() - started, 3), "items": items}
             return self.report
         finally:
             self.cancel.close()  # a child of its caller's scope lets go of it
@@ -208,6 +234,7 @@ class RenderRun:
                     continue
                 if not item.started:
                     item.started = True
+                    item.started_at = time.monotonic()
                     item.status = "rendering"
                     try:
                         item.opened.make_folders(item.plan.output)
@@ -303,8 +330,8 @@ class RenderRun:
             written = self.written
             # Under the lock, so two workers' reports reach renderQueue.list in order.
             self._on_item(item.plan.id, "rendering", self._fraction(item))
-        self._on_progress(written, self.total, f"{item.plan.id} ({item.plan.comp['name']}): "
-                                               f"{item.written}/{len(item.plan.frames)} frames")
+        self._on_progress(written, self.total, f"{item.label}: {item.written + item.skipped_frames}"
+                                               f"/{len(item.plan.frames)} frames")
 
     def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
         if value.get("missing"):
@@ -345,6 +372,7 @@ class RenderRun:
             # Kept even if a stop came in meanwhile: the output is complete.
             item.opened.keep()
             item.status = "done"
+            item.seconds = _since(item.started_at)
         if item.cache is not None:
             leftovers.remove_all()
             remove_cache(plan.output)
@@ -355,6 +383,7 @@ class RenderRun:
             if item.finished:
                 return
             item.status, item.error, item.failure = "failed", message, failure
+            item.seconds = _since(item.started_at)
         log.warning("%s", message)
         self._on_item(item.plan.id, "failed", self._fraction(item))
 
@@ -371,6 +400,10 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
             "output": plan.output, "frameRate": plan.comp["frameRate"],
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent}
+
+
+def _since(started: float | None) -> float:
+    return time.monotonic() - started if started is not None else 0.0
 
 
 def _span(chunk: Chunk) -> str:

@@ -6,10 +6,8 @@ import os
 import signal
 
 import pytest
-import skia
 
-from supervisor.engine.engine import Engine
-from tests.helpers.cli_projects import popen, rendervisor, small_project
+from tests.helpers.cli_projects import plate_project, popen, rendervisor, small_project
 
 
 def events(result) -> list[dict]:
@@ -31,28 +29,6 @@ def test_skip_existing_renders_again_a_frame_that_is_empty_or_cut_short(tmp_path
     assert events(result)[-2]["total"] == 2  # the last progress event: two frames to write
     assert {n: path.read_bytes() for n, path in frame.items()} == good
     assert {n: frame[n].stat().st_ino for n in untouched} == untouched
-
-
-def plate_project(tmp_path, frames: int = 30) -> tuple[str, list]:
-    """A comp showing a 30-frame PNG sequence plate, queued as a PNG sequence; the plate's
-    frame files."""
-    plates = tmp_path / "plate"
-    plates.mkdir()
-    paths = []
-    for number in range(frames):
-        surface = skia.Surface(16, 16)
-        surface.getCanvas().clear(skia.Color(8 * number, 40, 200))
-        paths.append(plates / f"p_{number:04d}.png")
-        surface.makeImageSnapshot().save(str(paths[-1]), skia.kPNG)
-    engine = Engine()
-    engine.run("comp.new", {"name": "Main", "width": 16, "height": 16, "frameRate": 30,
-                            "duration": frames / 30})
-    engine.run("layer.add", {"comp": "Main", "type": "video",
-                             "path": str(plates / "p_[####].png")})
-    engine.run("project.save", {"path": str(tmp_path / "plate.rvproj")})
-    engine.run("renderQueue.add", {"comp": "Main", "output": "out/f_[##].png"})
-    engine.run("project.save", {})
-    return str(tmp_path / "plate.rvproj"), paths
 
 
 def test_a_failed_sequence_keeps_the_frames_of_finished_chunks_and_a_rerun_writes_the_rest(

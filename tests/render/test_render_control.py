@@ -202,6 +202,9 @@ def test_stop_ends_a_blocking_render_which_answers_with_stopped_items(session, t
     wait_until(lambda: engine.item_progress.get(item, 0) > 0)
     assert engine.run("renderQueue.stop", {})["stopped"] is True
     caller.join(20)
-    assert answers == [{"completed": 0, "failed": 0, "items": [
-        {"item": item, "status": "stopped", "output": str(tmp_path / "h.mp4")}]}]
+    [answer] = answers
+    assert (answer["completed"], answer["failed"]) == (0, 0)
+    [entry] = answer["items"]
+    assert (entry["item"], entry["status"], entry["output"]) == (item, "stopped",
+                                                                 str(tmp_path / "h.mp4"))
     assert files_in(tmp_path) == set()

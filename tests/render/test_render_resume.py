@@ -42,7 +42,10 @@ def test_a_stopped_video_with_resume_encodes_only_its_missing_segments(session, 
 
     resuming = Recorder(session)
     report = engine.run("renderQueue.render", {}, resuming.ctx)
-    assert report["items"][0]["status"] == "done"
+    [entry] = report["items"]
+    assert entry["status"] == "done" and entry["failedFrames"] is None
+    assert (entry["framesWritten"], entry["framesSkipped"]) == (96 - 24 * len(kept),
+                                                                24 * len(kept))
     assert {total for _, total, _ in resuming.events} == {96 - 24 * len(kept)}
     assert cached(output) == []
 
