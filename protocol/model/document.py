@@ -86,8 +86,9 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 
 
 # Queue item keys stored only when given (an item without one has its default): resume (a
-# video takes the finished segments an earlier render left, default false).
-ITEM_OPTIONS = {"resume": "bool"}
+# video takes the finished segments an earlier render left, default false), startNumber (a
+# sequence's file number for comp frame 0, default 0).
+ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole"}
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,

@@ -37,6 +37,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    return value
+
+
 def seconds(text: str) -> float:
     try:
         value = float(text)
@@ -57,12 +67,15 @@ def usable_cores() -> int:
 RENDER_EPILOG = """\
 frame specs (--frames, comp frames from 0, inclusive):
   N  one frame   A-B  A through B   A-  A to the comp's end   0-29,60  a comma list
+  A-BxS, A-xS    every Sth frame from A: 0-100x5 is 0, 5, ..., 100
 
 examples:
   rendervisor render shot.rvproj                        the project's render queue
   rendervisor render shot.rvproj --comp Main --output Main.mp4
   rendervisor render shot.rvproj --comp Main --frames 0-99 --format png \\
       --output /farm/shot/Main_[####].png --skip-existing     one farm task
+  rendervisor render shot.rvproj --comp Main --frames 0-100x10 --start-number 1001 \\
+      --output /farm/shot/Main_[####].png                    every 10th frame, files from 1001
   rendervisor render shot.rvproj --json                 one JSON event per line on stdout
   rendervisor render shot.rvproj --cluster tcp://scheduler:8786
 
@@ -71,7 +84,8 @@ exit codes:
   1    some item failed (the others still rendered); the summary says why
   2    bad usage or input (unreadable project, unknown comp, bad frame spec, an output that
        cannot be written), said in one line on stderr
-  130  interrupted (Ctrl-C or SIGTERM); partial outputs were removed
+  130  interrupted (Ctrl-C or SIGTERM); partial outputs were removed, and a video's finished
+       segments kept for a rerun with --skip-existing
 """
 
 
@@ -113,8 +127,11 @@ def build_parser() -> Parser:
     render.add_argument("--comp", metavar="NAME",
                         help="render this comp alone (its name or id) instead of the queue")
     render.add_argument("--frames", metavar="SPEC",
-                        help="comp frames to write: N, A-B, A- or a comma list (0-29,60); "
-                        "default: every frame")
+                        help="comp frames to write: N, A-B, A-, A-BxS (every Sth frame) or "
+                        "a comma list (0-29,60); default: every frame")
+    render.add_argument("--start-number", type=whole_number, metavar="N",
+                        help="number a sequence's files from N: comp frame 0 is file N (farm "
+                        "pipelines use 1001); default 0")
     render.add_argument("--output", metavar="PATTERN",
                         help="the file, or a sequence's pattern with [####] for the frame "
                         "number and [compName]; default [compName].mp4 beside the project")

@@ -55,6 +55,8 @@ def prepare_queue(engine, args) -> None:
             engine.edit_quietly(lambda doc: doc["renderQueue"].clear())
             params = {"comp": comp, "frames": args.frames,
                       "skipExisting": args.skip_existing, "codecOptions": options}
+            if args.start_number is not None:
+                params["startNumber"] = args.start_number
             if output:
                 params["output"] = output
             if args.format:
@@ -75,6 +77,8 @@ def prepare_queue(engine, args) -> None:
                 params["frames"] = args.frames
             if args.skip_existing:
                 params["skipExisting"] = True
+            if args.start_number is not None:
+                params["startNumber"] = args.start_number
             if options:
                 params["codecOptions"] = {**item["codecOptions"], **options}
             if output:

@@ -78,15 +78,20 @@ class ItemPlan:
     # (skipExisting, or the item's resume; supervisor/render/segment_cache.py).
     resume: bool = False
     frames_skipped: int = 0  # left out with skipExisting: their files are complete already
+    start_number: int = 0  # a sequence's file number for comp frame 0 (startNumber)
 
     @property
     def is_sequence(self) -> bool:
         return output_format(self.format).is_sequence
 
+    def frame_file(self, number: int) -> str:
+        """The file a sequence writes for comp frame `number`."""
+        return frame_path(self.output, number, self.start_number)
+
     def files(self) -> list[str]:
         """The files this plan writes, in output order (none for a video skipped whole)."""
         if self.is_sequence:
-            return [frame_path(self.output, number) for number in self.frames]
+            return [self.frame_file(number) for number in self.frames]
         return [self.output] if self.frames else []
 
     def summary(self) -> dict:
@@ -160,7 +165,8 @@ def _item_plan(item: dict, comp: dict) -> ItemPlan:
     return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
                     list(frames_of(item.get("frames"), count)),
                     render_codec_options(fmt, item.get("codecOptions")), skip,
-                    resume=skip or bool(item.get("resume")))
+                    resume=skip or bool(item.get("resume")),
+                    start_number=int(item.get("startNumber", 0)))
 
 
 def render_codec_options(fmt: str, given: dict | None) -> dict:
@@ -216,8 +222,7 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
     """Leave out, with skipExisting, what exists or an earlier item writes; then claim the
     item's own files for the items after it."""
     if plan.is_sequence:
-        paths = {number: os.path.normpath(frame_path(plan.output, number))
-                 for number in plan.frames}
+        paths = {number: os.path.normpath(plan.frame_file(number)) for number in plan.frames}
         if plan.skip_existing:
             wanted = len(plan.frames)
             plan.frames = [number for number in plan.frames if paths[number] not in claimed

@@ -29,7 +29,6 @@ from typing import Callable
 from protocol.cancel import Cancel
 from protocol.wire.frames import OUT_OF_MEMORY
 from protocol.model.frame_spec import spec_of
-from protocol.model.output_names import frame_path
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
@@ -101,7 +100,7 @@ class ItemRun:
         """The files a failed item keeps: the frames of its chunks that finished."""
         if not self.plan.is_sequence:
             return []
-        return [frame_path(self.plan.output, number)
+        return [self.plan.frame_file(number)
                 for chunk in self.finished_chunks for number in chunk.frames]
 
     def report(self) -> dict:
@@ -292,8 +291,7 @@ class RenderRun:
     def _record(self, item: ItemRun, chunk: Chunk) -> None:
         """Record what the chunk may create, before it is sent: a frame that exists already is
         not ours until the worker says it wrote it (see _frame_written)."""
-        paths = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
-                 if not os.path.exists(path)]
+        paths = [path for path in chunk_files(item.plan, chunk) if not os.path.exists(path)]
         with self._lock:
             item.opened.add_all(paths)
 
@@ -301,10 +299,9 @@ class RenderRun:
         """Remove what a dead attempt at `chunk` left half-written: its temporaries (named by
         its token, so the retry never writes them). Its finished frames stay; the retry
         replaces them. Without this, an item that then completes would keep them as output."""
-        finals = ({frame_path(item.plan.output, number) for number in chunk.frames}
+        finals = ({item.plan.frame_file(number) for number in chunk.frames}
                   if item.plan.is_sequence else set())
-        temporaries = [path for path in chunk_paths(chunk, item.plan.format, item.plan.output)
-                       if path not in finals]
+        temporaries = [path for path in chunk_files(item.plan, chunk) if path not in finals]
         with self._lock:
             for path in temporaries:
                 try:
@@ -320,7 +317,7 @@ class RenderRun:
     def _frame_written(self, item: ItemRun, index: int, number) -> None:
         with self._lock:
             if item.plan.is_sequence:
-                item.opened.add(frame_path(item.plan.output, number))
+                item.opened.add(item.plan.frame_file(number))
             item.attempt_frames[index] += 1
             if item.attempt_frames[index] <= item.counted.get(index, 0):
                 return  # a retried chunk redoing frames already counted
@@ -399,7 +396,13 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
             "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
             "output": plan.output, "frameRate": plan.comp["frameRate"],
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
-            "scale": plan.scale, "transparent": plan.transparent}
+            "scale": plan.scale, "transparent": plan.transparent,
+            "startNumber": plan.start_number}
+
+
+def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:
+    """Every file the chunk of an item can create (chunk_paths with the item's numbering)."""
+    return chunk_paths(chunk, plan.format, plan.output, plan.start_number)
 
 
 def _since(started: float | None) -> float:

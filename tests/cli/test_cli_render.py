@@ -7,11 +7,13 @@ import os
 import signal
 
 import av
+import numpy as np
 import pytest
 import skia
 
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import error_lines, popen, rendervisor, small_project
+from workers.compositor import render_frame
 
 
 @pytest.fixture
@@ -180,3 +182,27 @@ def test_an_empty_queue_with_several_comps_names_them(tmp_path):
     engine.run("project.save", {})
     assert_usage_error(rendervisor("render", path), "empty render queue", "'Main'", "'Other'",
                        "--comp")
+
+
+def test_a_stepped_frame_spec_numbers_files_from_the_start_number(tmp_path):
+    path = small_project(tmp_path / "farm.rvproj", frames=12)
+    result = rendervisor("render", path, "--comp", "Main", "--frames", "0-10x5",
+                         "--start-number", "1001", "--output", tmp_path / "f_[####].png",
+                         "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert sorted(os.listdir(tmp_path)) == ["f_1001.png", "f_1006.png", "f_1011.png",
+                                            "farm.rvproj"]
+    with av.open(str(tmp_path / "f_1006.png")) as frame_file:
+        written = next(frame_file.decode(video=0)).to_ndarray(format="rgba")
+    engine = Engine(path)
+    assert np.array_equal(written, render_frame(engine.doc, "Main", 5 / 30).pixels)
+
+
+def test_a_queue_items_start_number_numbers_its_files(tmp_path):
+    path = small_project(tmp_path / "q.rvproj", queue=[
+        {"output": "q_[####].png", "frames": "1-2", "startNumber": 1001}])
+    assert json.loads(open(path).read())["renderQueue"][0]["startNumber"] == 1001
+    result = rendervisor("render", path, "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert sorted(name for name in os.listdir(tmp_path) if name.startswith("q_")) == [
+        "q_1002.png", "q_1003.png"]

@@ -30,10 +30,13 @@ ITEM_PARAMS = {
                         "folder; default [compName].ext there"),
     "format": {"type": "string", "enum": list(FORMATS), "description": "default: from the "
                "output's extension, else h264"},
-    "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "
+    "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A-, "
+               "A-BxS (every Sth frame, 0-100x5) or a "
                "comma list (0-29,60); null or absent: the whole comp"},
     "skipExisting": {"type": "boolean", "description": "leave frames whose file is a whole "
                      "image; a video resumes from the segments an earlier render left"},
+    "startNumber": {"type": "integer", "minimum": 0, "description": "a sequence's file "
+                    "number for comp frame 0 (1001: frame 0 is [####] 1001); default 0"},
     "resume": {"type": "boolean", "description": "a video takes the finished segments an "
                "earlier render of it left (failed, stopped or lost), rendering only the rest"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
@@ -91,6 +94,10 @@ def _set_options(item: dict, params: dict) -> None:
                 item[key] = check_value(kind, params[key])
             except ValueError as error:
                 raise CommandError(f"{key}: {error}.") from None
+    if item.get("startNumber") and not FORMATS[item["format"]].is_sequence:
+        raise CommandError(f"startNumber numbers the files of an image sequence, but "
+                           f"{item['format']} writes one video file; leave it out, or choose "
+                           "png or jpeg.")
 
 
 @command("renderQueue.add", "Queue a render",
