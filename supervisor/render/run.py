@@ -147,6 +147,8 @@ class RenderRun:
         self._on_progress = on_progress or (lambda written, total, message: None)
         self._on_item = on_item or (lambda item, status, progress: None)
         self._lock = threading.Lock()
+        self._progress_lock = threading.Lock()
+        self._reported = -1  # the last count passed to on_progress
         self.cancel.on_cancel(self._drop_queue)
 
     @property
@@ -191,6 +193,11 @@ class RenderRun:
                 if not item.finished:
                     item.status = "stopped"
                     self._on_item(item.plan.id, "stopped", self._fraction(item))
+            if not self.stopped:
+                # Progress ends at its total, also when an item failed or nothing was left
+                # to write: a client's bar that stops at 47/48 reads as a render that hung.
+                self._report_progress(self.total, f"finished: {self.written} of {self.total} "
+                                                  "frames written")
             for item in self.items:
                 if item.started_at is not None and not item.seconds:
                     item.seconds = time.monotonic() - item.started_at
@@ -327,8 +334,17 @@ class RenderRun:
             written = self.written
             # Under the lock, so two workers' reports reach renderQueue.list in order.
             self._on_item(item.plan.id, "rendering", self._fraction(item))
-        self._on_progress(written, self.total, f"{item.label}: {item.written + item.skipped_frames}"
-                                               f"/{len(item.plan.frames)} frames")
+        self._report_progress(written, f"{item.label}: {item.written + item.skipped_frames}"
+                                       f"/{len(item.plan.frames)} frames")
+
+    def _report_progress(self, written: int, message: str) -> None:
+        """Pass a count on unless a later one went first (two workers' reports can cross
+        between the count and the call), so progress only grows and the last is the total."""
+        with self._progress_lock:
+            if written <= self._reported:
+                return
+            self._reported = written
+            self._on_progress(written, self.total, message)
 
     def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
         if value.get("missing"):

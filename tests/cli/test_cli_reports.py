@@ -69,3 +69,20 @@ def test_missing_footage_names_the_file_and_the_project_in_command_line_words(tm
     assert result.returncode == 1, result.stderr
     assert str(picture) in result.stdout and str(tmp_path / "logo.rvproj") in result.stdout
     assert "footage.replace" not in result.stdout + result.stderr
+
+
+def progress_events(result) -> list[dict]:
+    return [event for event in map(json.loads, result.stdout.splitlines())
+            if event["event"] == "progress"]
+
+
+def test_the_last_progress_event_is_at_the_total(tmp_path):
+    project, plates = plate_project(tmp_path)
+    plates[20].write_bytes(b"not a png")
+    failed = rendervisor("render", project, "--json", "--chunk-size", "10")
+    last = progress_events(failed)[-1]
+    assert last["done"] == last["total"] == 30 and last["fraction"] == 1.0, last
+    skia.Surface(16, 16).makeImageSnapshot().save(str(plates[20]), skia.kPNG)
+    assert rendervisor("render", project, "--quiet", "--skip-existing").returncode == 0
+    nothing_left = progress_events(rendervisor("render", project, "--json", "--skip-existing"))
+    assert nothing_left and nothing_left[-1]["done"] == nothing_left[-1]["total"] == 0
