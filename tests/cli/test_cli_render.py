@@ -5,6 +5,7 @@ stderr, no traceback), 130 interrupted with partial outputs removed."""
 import json
 import os
 import signal
+from fractions import Fraction
 
 import av
 import numpy as np
@@ -206,3 +207,23 @@ def test_a_queue_items_start_number_numbers_its_files(tmp_path):
     assert result.returncode == 0, result.stderr
     assert sorted(name for name in os.listdir(tmp_path) if name.startswith("q_")) == [
         "q_1002.png", "q_1003.png"]
+
+
+@pytest.mark.parametrize("rate,exact", [(23.976, Fraction(24000, 1001)),
+                                        (29.97, Fraction(30000, 1001)),
+                                        (59.94, Fraction(60000, 1001))])
+def test_ntsc_frame_rates_are_encoded_as_their_1001_fractions(tmp_path, rate, exact):
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 32, "height": 18, "frameRate": rate,
+                            "duration": 0.2})
+    engine.run("layer.add", {"comp": "Main", "type": "solid", "color": "#336699"})
+    engine.run("project.save", {"path": str(tmp_path / "ntsc.rvproj")})
+    result = rendervisor("render", tmp_path / "ntsc.rvproj", "--comp", "Main",
+                         "--output", tmp_path / "n.mp4", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "n.mp4")) as video:
+        stream = video.streams.video[0]
+        assert stream.average_rate == exact
+        stamps = [frame.pts * frame.time_base for frame in video.decode(stream)]
+    assert len(stamps) == round(0.2 * rate)
+    assert stamps == [index / exact for index in range(len(stamps))]

@@ -21,6 +21,7 @@ from fractions import Fraction
 import av
 
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
+from protocol.model.frame_rates import exact_frame_rate
 from protocol.model.output_formats import OutputFormat, output_format
 from workers.exporter.pixels import BT709, is_bt709
 
@@ -59,17 +60,6 @@ class EncoderSetup:
     width: int
     height: int
     frame_rate: Fraction
-
-
-def exact_rate(frame_rate) -> Fraction:
-    """A comp's frame rate as an exact fraction (29.97 -> 2997/100), the video's time base
-    being its inverse, so a frame's timestamp is exactly its index."""
-    rate = Fraction(str(frame_rate)) if isinstance(frame_rate, float) else Fraction(frame_rate)
-    rate = rate.limit_denominator(1001)
-    if rate <= 0:
-        raise ValueError(f"frame rate {frame_rate} is not above zero; a comp needs a positive "
-                         "frame rate to be rendered")
-    return rate
 
 
 def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
@@ -128,7 +118,7 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         options["gifflags"] = "-offsetting-transdiff"
         options["global_palette"] = "0"
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
-                        width, height, exact_rate(frame_rate))
+                        width, height, exact_frame_rate(frame_rate))
 
 
 def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
