@@ -227,3 +227,34 @@ def test_ntsc_frame_rates_are_encoded_as_their_1001_fractions(tmp_path, rate, ex
         stamps = [frame.pts * frame.time_base for frame in video.decode(stream)]
     assert len(stamps) == round(0.2 * rate)
     assert stamps == [index / exact for index in range(len(stamps))]
+
+
+def longest_flat_run(row) -> int:
+    longest = run = 1
+    for left, right in zip(row, row[1:]):
+        run = run + 1 if left == right else 1
+        longest = max(longest, run)
+    return longest
+
+
+def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
+    # 16 levels of red over 512 px: undithered, each level is a flat band 32 px wide.
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 512, "height": 16, "duration": 1 / 30})
+    engine.run("layer.add", {"comp": "Main", "type": "shape", "shape": "rect",
+                             "size": [512, 16], "fill": {
+                                 "type": "linear", "start": [0, 0], "end": [512, 0],
+                                 "stops": [[0, "#101418"], [1, "#20262c"]]}})
+    engine.run("project.save", {"path": str(tmp_path / "g.rvproj")})
+    result = rendervisor("render", tmp_path / "g.rvproj", "--comp", "Main",
+                         "--output", tmp_path / "g_[#].png", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "g_0.png")) as image:
+        pixels = next(image.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+    for channel in range(3):
+        # Columns averaged over the rows, as the eye sees an ordered dither: no flat band.
+        seen = list(np.round(pixels[:, :, channel].mean(axis=0), 3))
+        assert longest_flat_run(seen) <= 8, f"channel {channel}"
+    # Still the gradient: the mean of each 64 px span rises from one end to the other.
+    means = pixels[:, :, 0].reshape(16, 8, 64).mean(axis=(0, 2))
+    assert list(means) == sorted(means) and means[-1] - means[0] > 12
