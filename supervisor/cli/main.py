@@ -12,6 +12,7 @@ import sys
 
 from protocol.model.output_formats import FORMATS
 from supervisor import __version__
+from supervisor.cli.claims import POLL_INTERVAL, STALE_AFTER
 from supervisor.errors import UsageError
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
@@ -54,6 +55,13 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    value = seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0 seconds")
     return value
 
 
@@ -183,6 +191,12 @@ def build_parser() -> Parser:
                        "%(default)s)")
     watch.add_argument("--once", action="store_true",
                        help="render what is there now, then exit")
+    watch.add_argument("--poll", type=positive_seconds, default=POLL_INTERVAL, metavar="SECONDS",
+                       help="seconds between looks at the folder: how long a dropped project "
+                       "may wait (default %(default)g)")
+    watch.add_argument("--stale", type=positive_seconds, default=STALE_AFTER, metavar="SECONDS",
+                       help="take over another node's claim untouched this long (the node "
+                       "died or lost the share); give every node the same (default %(default)g)")
 
     clean = commands.add_parser(
         "clean", help="remove the segments interrupted video renders left",
