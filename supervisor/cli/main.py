@@ -20,7 +20,8 @@ from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 # `rendervisor commands` or a usage error does not pay for Skia, PyAV and the worker pool.
 SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
-               "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean"}
+               "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
+               "info": "supervisor.cli.info"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -197,6 +198,15 @@ def build_parser() -> Parser:
     watch.add_argument("--stale", type=positive_seconds, default=STALE_AFTER, metavar="SECONDS",
                        help="take over another node's claim untouched this long (the node "
                        "died or lost the share); give every node the same (default %(default)g)")
+
+    info = commands.add_parser(
+        "info", help="list a project's comps, footage and render queue",
+        description="List a project's comps (size, frame rate, duration, frame count), its "
+        "footage (missing files marked) and its render queue (each item's comp, output, "
+        "format and frames), to plan farm tasks. The project is not written.")
+    info.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    info.add_argument("--json", action="store_true",
+                      help="one JSON object on stdout instead of the listing")
 
     clean = commands.add_parser(
         "clean", help="remove the segments interrupted video renders left",
