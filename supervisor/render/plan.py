@@ -78,11 +78,17 @@ class ItemPlan:
     # (skipExisting, or the item's resume; supervisor/render/segment_cache.py).
     resume: bool = False
     frames_skipped: int = 0  # left out with skipExisting: their files are complete already
+    fps: float | None = None  # a GIF's own frame rate (its codecOptions fps); None: the comp's
     start_number: int = 0  # a sequence's file number for comp frame 0 (startNumber)
 
     @property
     def is_sequence(self) -> bool:
         return output_format(self.format).is_sequence
+
+    @property
+    def frame_rate(self) -> float:
+        """The output's frames a second: the comp's, or a GIF's fps."""
+        return self.fps or self.comp["frameRate"]
 
     def frame_file(self, number: int) -> str:
         """The file a sequence writes for comp frame `number`."""
@@ -162,11 +168,28 @@ def _item_plan(item: dict, comp: dict) -> ItemPlan:
     fmt = item["format"]
     count = frame_count(comp["duration"], comp["frameRate"])
     skip = bool(item.get("skipExisting"))
+    options = render_codec_options(fmt, item.get("codecOptions"))
+    # A GIF's size and rate are the render's (its scale, its frames), not FFmpeg's options.
+    max_side = options.pop("maxSide", None)
+    scale = 1.0 if max_side is None else min(1.0, int(max_side) / max(comp["width"],
+                                                                      comp["height"]))
+    frames = list(frames_of(item.get("frames"), count))
+    fps = options.pop("fps", None)
+    if fps is not None:
+        fps = min(float(fps), comp["frameRate"])  # never more frames than the comp has
+        frames, fps = at_rate(frames, comp["frameRate"], fps), (
+            None if fps == comp["frameRate"] else fps)
     return ItemPlan(item["id"], comp, fmt, expand_comp_name(item["output"], comp["name"]),
-                    list(frames_of(item.get("frames"), count)),
-                    render_codec_options(fmt, item.get("codecOptions")), skip,
-                    resume=skip or bool(item.get("resume")),
-                    start_number=int(item.get("startNumber", 0)))
+                    frames, options, skip, scale, resume=skip or bool(item.get("resume")),
+                    start_number=int(item.get("startNumber", 0)), fps=fps)
+
+
+def at_rate(frames: list[int], comp_rate: float, rate: float) -> list[int]:
+    """The frames a `rate` frames-a-second output of `frames` shows: output frame k is the one
+    showing at its time, k / rate after the first (frames[floor(k * comp_rate / rate)])."""
+    step = comp_rate / rate
+    # The epsilon: 3 * (30 / 10) may come out as 8.999999999999998, and must still be 9.
+    return [frames[int(k * step + 1e-9)] for k in range(int((len(frames) - 1) / step + 1e-9) + 1)]
 
 
 def render_codec_options(fmt: str, given: dict | None) -> dict:

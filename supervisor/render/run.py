@@ -373,7 +373,7 @@ class RenderRun:
             try:
                 # The cached segments stay until the output is in place: a join that fails
                 # (a full disk) leaves them for the rerun.
-                join_segments(segments, plan.format, plan.output, plan.comp["frameRate"],
+                join_segments(segments, plan.format, plan.output, plan.frame_rate,
                               item.opened, remove_segments=item.cache is None)
             except (JoinError, OSError, ValueError) as error:
                 self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
@@ -410,7 +410,7 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
     return {"comp": plan.comp["id"], "frames": list(chunk.frames),
             "firstIndex": chunk.first_index, "token": chunk.token,
             "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
-            "output": plan.output, "frameRate": plan.comp["frameRate"],
+            "output": plan.output, "frameRate": plan.frame_rate,
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent,
             "startNumber": plan.start_number}

@@ -88,7 +88,7 @@ class SegmentCache:
         self.folder = cache_folder(plan.output)
         self._settings = [content, __version__, av.__version__, av.library_versions,
                           plan.comp["id"], plan.format, plan.codec_options,
-                          plan.comp["frameRate"], plan.scale, plan.transparent]
+                          plan.frame_rate, plan.scale, plan.transparent]
 
     def path(self, chunk: Chunk) -> str:
         key = _digest([self._settings, list(chunk.frames), chunk.first_index,

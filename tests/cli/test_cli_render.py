@@ -237,15 +237,21 @@ def longest_flat_run(row) -> int:
     return longest
 
 
-def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
-    # 16 levels of red over 512 px: undithered, each level is a flat band 32 px wide.
+def gradient_project(path, start="#101418", end="#20262c") -> str:
+    """A 512x16 comp, one frame, filled with a horizontal gradient from `start` to `end`."""
     engine = Engine()
     engine.run("comp.new", {"name": "Main", "width": 512, "height": 16, "duration": 1 / 30})
     engine.run("layer.add", {"comp": "Main", "type": "shape", "shape": "rect",
                              "size": [512, 16], "fill": {
                                  "type": "linear", "start": [0, 0], "end": [512, 0],
-                                 "stops": [[0, "#101418"], [1, "#20262c"]]}})
-    engine.run("project.save", {"path": str(tmp_path / "g.rvproj")})
+                                 "stops": [[0, start], [1, end]]}})
+    engine.run("project.save", {"path": str(path)})
+    return str(path)
+
+
+def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
+    # 16 levels of red over 512 px: undithered, each level is a flat band 32 px wide.
+    gradient_project(tmp_path / "g.rvproj")
     result = rendervisor("render", tmp_path / "g.rvproj", "--comp", "Main",
                          "--output", tmp_path / "g_[#].png", "--quiet")
     assert result.returncode == 0, result.stderr
@@ -258,3 +264,55 @@ def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
     # Still the gradient: the mean of each 64 px span rises from one end to the other.
     means = pixels[:, :, 0].reshape(16, 8, 64).mean(axis=(0, 2))
     assert list(means) == sorted(means) and means[-1] - means[0] > 12
+
+
+def test_a_gif_takes_max_side(tmp_path):
+    path = small_project(tmp_path / "g.rvproj", frames=4, width=320, height=180)
+    result = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "g.gif",
+                         "--codec-option", "maxSide=160", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "g.gif")) as gif:
+        frames = [frame.to_ndarray(format="rgb24") for frame in gif.decode(video=0)]
+    assert len(frames) == 4 and {frame.shape for frame in frames} == {(90, 160, 3)}
+    full = render_frame(Engine(path).doc, "Main", 0.0, scale=0.5).pixels[..., :3]
+    assert np.abs(frames[0].astype(int) - full.astype(int)).mean() < 4  # the frame, halved
+    refused = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "h.gif",
+                          "--codec-option", "maxSide=0")
+    assert refused.returncode == 2 and "maxSide" in refused.stderr
+    assert not (tmp_path / "h.gif").exists()
+
+
+def test_a_gif_takes_fps(tmp_path):
+    path = small_project(tmp_path / "g.rvproj", frames=30, width=64, height=36)
+    result = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "g.gif",
+                         "--codec-option", "fps=10", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "g.gif")) as gif:
+        frames = list(gif.decode(video=0))
+    assert len(frames) == 10
+    assert [round(float(frame.pts * frame.time_base), 2) for frame in frames] == [
+        k / 10 for k in range(10)]
+    doc = Engine(path).doc
+    for k in (1, 7):  # GIF frame k shows comp frame 3k, drawn at its time
+        drawn = render_frame(doc, "Main", 3 * k / 30).pixels[..., :3].astype(int)
+        assert np.abs(frames[k].to_ndarray(format="rgb24").astype(int) - drawn).mean() < 4
+
+
+def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
+    # Black to a full colour over 512 px: more colours than 256, binned in steps of 8 levels.
+    project = gradient_project(tmp_path / "g.rvproj", "#000000", "#ff8040")
+
+    def seen_runs(dither):
+        output = tmp_path / f"{dither}.gif"
+        result = rendervisor("render", project, "--comp", "Main", "--output", output,
+                             "--codec-option", f"dither={dither}", "--quiet")
+        assert result.returncode == 0, result.stderr
+        with av.open(str(output)) as gif:
+            pixels = next(gif.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+        # Columns averaged over the rows, as the eye sees an ordered dither; the ends left
+        # out, where the pattern is clipped at black and at full colour.
+        return max(longest_flat_run(list(np.round(pixels[:, 16:-16, channel].mean(axis=0), 3)))
+                   for channel in range(3))
+
+    assert seen_runs("none") >= 12, "the undithered GIF shows bands"
+    assert seen_runs("bayer") <= 6
