@@ -27,7 +27,7 @@ from workers.tasks import TaskError, task
 @task("render_chunk")
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
-    format, output, frameRate, codecOptions, skipExisting, scale, transparent.
+    format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber.
     Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
@@ -61,7 +61,8 @@ def render_chunk(job):
         segment = export_chunk(chunk, rendered(), spec["format"], spec["output"],
                                spec["frameRate"], spec.get("codecOptions") or {}, opened,
                                skip_existing=bool(spec.get("skipExisting")),
-                               on_frame=job.progress)
+                               on_frame=job.progress,
+                               start_number=int(spec.get("startNumber", 0)))
     except Cancelled:
         opened.remove_all()
         raise

@@ -49,7 +49,8 @@ def render_chunk_bytes(payload: dict, document: dict) -> dict:
         else:
             frames = []
             for number in job.frames_written:
-                with open(frame_path(local_output, number), "rb") as handle:
+                with open(frame_path(local_output, number, payload.get("startNumber", 0)),
+                          "rb") as handle:
                     frames.append([number, handle.read()])
             result["frames"] = frames
         return result

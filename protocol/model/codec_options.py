@@ -152,7 +152,14 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
             "qmin": WHOLE, "qmax": WHOLE, "undershoot-pct": WHOLE, "overshoot-pct": WHOLE,
             "static-thresh": WHOLE, "sharpness": WHOLE, "enable-tpl": SWITCH, "profile": WHOLE,
             "level": NUMBER, "pix_fmt": PIXEL_FORMAT},
-    "gif": {"pix_fmt": PIXEL_FORMAT},
+    # maxSide, fps and dither are rendervisor's own, not the encoder's: the render plan takes
+    # out the first two, rendering at the scale that makes the GIF's longer side at most that
+    # many pixels and writing fps frames a second (a full-size 30 fps 720p GIF is megabytes a
+    # second); dither is how the exporter cuts each frame to its palette.
+    "gif": {"pix_fmt": PIXEL_FORMAT, "maxSide": Shape(r"[1-9][0-9]*", "a whole number above 0"),
+            "dither": one_of("none", "bayer"),
+            "fps": Shape(r"0*[1-9][0-9]*(\.[0-9]+)?|0*\.[0-9]*[1-9][0-9]*",
+                         "a number above 0")},
     "wav": {},  # its encoder is chosen by audioCodec, and PCM takes no options
 }
 

@@ -92,6 +92,12 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
             "params": {**default_params(effect), **(params or {})}}
 
 
+# Queue item keys stored only when given (an item without one has its default): resume (a
+# video takes the finished segments an earlier render left, default false), startNumber (a
+# sequence's file number for comp frame 0, default 0).
+ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole"}
+
+
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
                    skip_existing: bool, codec_options: dict,
                    audio_settings: dict | None = None) -> dict:
@@ -556,11 +562,14 @@ def check_animators(animators: Any, place: str) -> list:
 def _check_item(item: Any, place: str) -> dict:
     _check_keys(item, place, required=("id", "comp", "output", "format", "frames",
                                        "skipExisting", "codecOptions", "status"),
-                optional=ITEM_AUDIO_KEYS + ("params",))
+                optional=ITEM_AUDIO_KEYS + ("params",) + tuple(ITEM_OPTIONS))
     for key, kind in (("id", "string"), ("comp", "string"), ("output", "string"),
                       ("format", tuple(FORMATS)), ("skipExisting", "bool"),
                       ("status", "string")):
         _expect(item, key, kind, place)
+    for key, kind in ITEM_OPTIONS.items():
+        if key in item:
+            _expect(item, key, kind, place)
     if item["frames"] is not None:
         try:
             parse_frame_spec(item["frames"])

@@ -91,14 +91,16 @@ def with_frame_field(pattern: str) -> str:
     return f"{stem}_{DEFAULT_FRAME_FIELD}{ext}"
 
 
-def frame_path(pattern: str, frame: int) -> str:
-    """The file a sequence pattern names for one frame (comp frame number)."""
-    return sequence_path(pattern, frame)
+def frame_path(pattern: str, frame: int, start_number: int = 0) -> str:
+    """The file a sequence pattern names for one frame (comp frame number): numbered from
+    `start_number` (an item's startNumber: comp frame 0 is file start_number)."""
+    return sequence_path(pattern, frame + start_number)
 
 
-def frame_paths(pattern: str, frames: Iterable[int]) -> dict[int, str]:
+def frame_paths(pattern: str, frames: Iterable[int],
+                start_number: int = 0) -> dict[int, str]:
     """Frame number -> file, for the frames a sequence item writes."""
-    return {frame: sequence_path(pattern, frame) for frame in frames}
+    return {frame: frame_path(pattern, frame, start_number) for frame in frames}
 
 
 # --- formats and resolution ---------------------------------------------------------------------
@@ -183,11 +185,13 @@ class PlannedOutput:
     is_sequence: bool
     frames: tuple[int, ...] = ()
     skip_existing: bool = False
+    start_number: int = 0
 
     def files(self) -> set[str]:
         if not self.is_sequence:
             return {os.path.normpath(self.output)}
-        return {os.path.normpath(path) for path in frame_paths(self.output, self.frames).values()}
+        return {os.path.normpath(path) for path in
+                frame_paths(self.output, self.frames, self.start_number).values()}
 
 
 def planned_output(item: dict, comp: dict, fields: dict | None = None) -> PlannedOutput:
@@ -199,7 +203,8 @@ def planned_output(item: dict, comp: dict, fields: dict | None = None) -> Planne
         count = frame_count(comp["duration"], comp["frameRate"])
         frames = tuple(frames_of(item.get("frames"), count))
     return PlannedOutput(item["id"], expand_fields(item["output"], comp["name"], fields),
-                         spec.is_sequence, frames, bool(item.get("skipExisting")))
+                         spec.is_sequence, frames, bool(item.get("skipExisting")),
+                         int(item.get("startNumber", 0)))
 
 
 def queue_outputs(document: dict, leave_out: str | None = None) -> list[PlannedOutput]:

@@ -67,6 +67,12 @@ def _non_negative(value: Any) -> float | int:
     return value
 
 
+def _whole(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"expected a whole number of 0 or more, got {value!r}")
+    return value
+
+
 def _vec2(value: Any) -> list:
     if not (isinstance(value, list) and len(value) == 2 and all(is_number(v) for v in value)):
         raise ValueError(f"expected [x, y], got {value!r}")
@@ -214,6 +220,7 @@ _CHECKERS = {
     "number": _number,
     "positive": _positive,
     "nonNegative": _non_negative,
+    "whole": _whole,
     "vec2": _vec2,
     "size": _size,
     "string": _string,
@@ -236,6 +243,7 @@ _DESCRIPTIONS = {
     "number": "a number",
     "positive": "a number above 0",
     "nonNegative": "a number of 0 or more",
+    "whole": "a whole number of 0 or more",
     "vec2": "[x, y]",
     "size": "[w, h]",
     "string": "a string",

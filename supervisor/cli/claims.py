@@ -38,11 +38,18 @@ import psutil
 from supervisor.confinement.checked_files import read_small_file
 
 CLAIM_SUFFIX = ".claim"
+# Seconds between a node's scans of the folder (watch --poll's default). A dropped project, or
+# one whose claim was released, waits at most this long; each scan lists two folder levels and
+# reads small files, cheap even on a network share.
+POLL_INTERVAL = 3.0
 # A live node refreshes its claim this often; a claim untouched for STALE_AFTER is taken over.
 # The gap tolerates a busy file server or a paused VM for minutes before a second node starts
 # the same project; lowering it lets a crashed node's project restart sooner.
 REFRESH_INTERVAL = 15.0
-STALE_AFTER = 300.0
+STALE_AFTER = 300.0  # the default of `watch --stale`; every node of one folder should agree
+# A claim is refreshed at least this many times within its stale limit, so a short --stale
+# never lets a live node's claim look stale between two refreshes.
+REFRESHES_PER_STALE = 4
 TAKEOVER_STALE_AFTER = 30.0
 # A claim is a line of JSON; anything longer is not one of ours and is not read whole.
 MAX_CLAIM_BYTES = 64 * 1024
@@ -63,6 +70,7 @@ class Claim:
     """A claim this node holds; `release` removes it, `refreshing` keeps it fresh."""
     path: str
     owner: dict
+    refresh_every: float = REFRESH_INTERVAL
 
     def touch(self) -> None:
         try:
@@ -83,7 +91,7 @@ class Claim:
 
 
 class Refresher:
-    """Touches a claim every REFRESH_INTERVAL while a render runs (a context manager)."""
+    """Touches a claim every claim.refresh_every while a render runs (a context manager)."""
 
     def __init__(self, claim: Claim) -> None:
         self.claim = claim
@@ -91,7 +99,7 @@ class Refresher:
         self._thread = threading.Thread(target=self._run, daemon=True, name="claim-refresh")
 
     def _run(self) -> None:
-        while not self._stop.wait(REFRESH_INTERVAL):
+        while not self._stop.wait(self.claim.refresh_every):
             self.claim.touch()
 
     def __enter__(self) -> "Refresher":
@@ -112,13 +120,14 @@ def read_claim(path: str) -> dict:
         return {}
 
 
-def is_stale(path: str, owner: dict, now: float | None = None) -> bool:
+def is_stale(path: str, owner: dict, now: float | None = None,
+             stale_after: float = STALE_AFTER) -> bool:
     now = time.time() if now is None else now
     try:
         age = now - os.stat(path).st_mtime
     except FileNotFoundError:
         return False  # gone: not stale, simply free; the next try_claim creates it
-    if age > STALE_AFTER:
+    if age > stale_after:
         return True
     if owner.get("host") != socket.gethostname():
         return False
@@ -135,18 +144,20 @@ def process_alive(pid, started) -> bool:
         return False
 
 
-def try_claim(project: str) -> Claim | None:
-    """This node's claim on `project`, or None if another live node holds it."""
+def try_claim(project: str, stale_after: float = STALE_AFTER) -> Claim | None:
+    """This node's claim on `project`, or None if another live node holds it (one touched
+    within `stale_after` seconds, or a live process on this host)."""
     path = claim_path(project)
     owner = this_process()
+    claim = Claim(path, owner, min(REFRESH_INTERVAL, stale_after / REFRESHES_PER_STALE))
     if _create(path, owner):
-        return Claim(path, owner)
+        return claim
     current = read_claim(path)
     if not current and _fresh(path):
         return None  # being written by its creator this instant
-    if not is_stale(path, current):
+    if not is_stale(path, current, stale_after=stale_after):
         return None
-    return _take_over(path, current, owner)
+    return _take_over(claim, current, stale_after)
 
 
 def _create(path: str, owner: dict) -> bool:
@@ -166,7 +177,8 @@ def _fresh(path: str) -> bool:
         return False
 
 
-def _take_over(path: str, stale: dict, owner: dict) -> Claim | None:
+def _take_over(claim: Claim, stale: dict, stale_after: float) -> Claim | None:
+    path, owner = claim.path, claim.owner
     lock = path + ".takeover"
     if not _create(lock, owner):
         if _fresh(lock):
@@ -179,13 +191,14 @@ def _take_over(path: str, stale: dict, owner: dict) -> Claim | None:
             return None
     try:
         current = read_claim(path)
-        if current != stale or not (is_stale(path, current) or not os.path.exists(path)):
+        if current != stale or not (is_stale(path, current, stale_after=stale_after)
+                                    or not os.path.exists(path)):
             return None  # renewed, released or taken meanwhile: not ours to replace
         temporary = f"{path}.{owner['token']}.tmp"
         with open(temporary, "w", encoding="utf-8") as handle:
             json.dump(owner, handle)
         os.replace(temporary, path)
-        return Claim(path, owner)
+        return claim
     finally:
         try:
             os.unlink(lock)

@@ -41,6 +41,7 @@ from workers.audio_task import mix_to_file
 from workers.cluster_chunk import render_chunk_bytes
 from workers.tasks import TaskError
 from workers.exporter import OpenedFiles
+from workers.exporter.complete_frames import is_complete_frame
 from workers.exporter.image_sequence import write_image
 from workers.exporter.segments import segment_path
 
@@ -224,8 +225,8 @@ class ClusterPool:
                 return {"segment": path, "missing": result["missing"],
                         "frames": len(job["frames"])}
             for number, data in result["frames"]:
-                final = frame_path(job["output"], number)
-                if job.get("skipExisting") and os.path.exists(final):
+                final = frame_path(job["output"], number, job.get("startNumber", 0))
+                if job.get("skipExisting") and is_complete_frame(final, job["format"]):
                     continue
                 write_image(data, final, opened, job["token"])
                 on_progress(number)

@@ -151,19 +151,37 @@ class Bar(PlainLines):
 
 
 def print_summary(report: dict, out: TextIO) -> None:
-    """One line per item: its status, id and output, the error of a failed one and the
-    warnings of any (a mix that clips)."""
+    """One line per item: its status, name (a template row by its number) and output, and
+    what it wrote (the error of a failed one, and the warnings of any, a mix that clips,
+    below it)."""
     for entry in report.get("items", []):
         who = f"row {entry['row']}" if "row" in entry else entry["item"]
-        line = f"{entry['status']:<7} {who}  {entry.get('output', '')}"
-        if entry.get("skipped"):
-            line += "  (exists; skipped)"
-        print(line, file=out)
+        print(f"{entry['status']:<7} {who}  {entry.get('output', '')}  "
+              f"{what_was_written(entry)}", file=out)
         if entry.get("error"):
             print(f"        {entry['error']}", file=out)
         for warning in entry.get("warnings", []):
             print(f"        warning: {warning}", file=out)
     out.flush()
+
+
+def what_was_written(entry: dict) -> str:
+    written, skipped = entry.get("framesWritten", 0), entry.get("framesSkipped", 0)
+    if entry.get("skipped"):
+        return "the video exists; nothing was written"
+    if not written and skipped and entry["status"] == "done":
+        return f"all {_frames(skipped)} exist; nothing was written"
+    said = f"{_frames(written)} written"
+    if skipped:
+        said += f", {skipped} existed"
+    if entry.get("failedFrames"):
+        said += (f"; frames {entry['failedFrames']} failed (render them again with "
+                 "--skip-existing)")
+    return said + f" in {entry.get('seconds', 0):.1f} s"
+
+
+def _frames(count: int) -> str:
+    return f"{count} frame{'' if count == 1 else 's'}"
 
 
 def display_for(args) -> Quiet:

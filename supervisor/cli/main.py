@@ -1,4 +1,4 @@
-"""The `rendervisor` command: mcp, render, preview, watch, commands, --version.
+"""The `rendervisor` command: mcp, render, preview, watch, clean, commands, --version.
 
 Bad usage and bad input exit 2 with one line on stderr, never a traceback.
 """
@@ -10,8 +10,10 @@ import importlib
 import os
 import sys
 
+from protocol.model.output_formats import FORMATS
 from supervisor import __version__
 from supervisor.confinement.shell_policy import SHELL_MODES
+from supervisor.cli.claims import POLL_INTERVAL, STALE_AFTER
 from supervisor.errors import UsageError
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
@@ -19,7 +21,8 @@ from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 # `rendervisor commands` or a usage error does not pay for Skia, PyAV and the worker pool.
 SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
-               "commands": "supervisor.cli.commands"}
+               "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
+               "info": "supervisor.cli.info"}
 
 
 class Parser(argparse.ArgumentParser):
@@ -37,6 +40,16 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    return value
+
+
 def seconds(text: str) -> float:
     try:
         value = float(text)
@@ -47,6 +60,13 @@ def seconds(text: str) -> float:
     return value
 
 
+def positive_seconds(text: str) -> float:
+    value = seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be above 0 seconds")
+    return value
+
+
 def usable_cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -54,58 +74,162 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+RENDER_EPILOG = """\
+frame specs (--frames, comp frames from 0, inclusive):
+  N  one frame   A-B  A through B   A-  A to the comp's end   0-29,60  a comma list
+  A-BxS, A-xS    every Sth frame from A: 0-100x5 is 0, 5, ..., 100
+
+examples:
+  rendervisor render shot.rvproj                        the project's render queue
+  rendervisor render shot.rvproj --comp Main --output Main.mp4
+  rendervisor render shot.rvproj --comp Main --frames 0-99 --format png \\
+      --output /farm/shot/Main_[####].png --skip-existing     one farm task
+  rendervisor render shot.rvproj --comp Main --frames 0-100x10 --start-number 1001 \\
+      --output /farm/shot/Main_[####].png                    every 10th frame, files from 1001
+  rendervisor render shot.rvproj --json                 one JSON event per line on stdout
+  rendervisor render shot.rvproj --cluster tcp://scheduler:8786
+
+exit codes:
+  0    every item rendered
+  1    some item failed (the others still rendered); the summary says why
+  2    bad usage or input (unreadable project, unknown comp, bad frame spec, an output that
+       cannot be written), said in one line on stderr
+  130  interrupted (Ctrl-C or SIGTERM); partial outputs were removed, and a video's finished
+       segments kept for a rerun with --skip-existing
+"""
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="rendervisor", description="A headless motion-graphics render engine.")
-    parser.add_argument("--version", action="version", version=f"rendervisor {__version__}")
+    parser.add_argument("--version", action="version", version=f"rendervisor {__version__}",
+                        help="print the version and exit")
     commands = parser.add_subparsers(dest="command", parser_class=Parser)
+    cores = usable_cores()
 
-    mcp = commands.add_parser("mcp", help="serve MCP on stdin/stdout")
-    mcp.add_argument("--project", metavar="FILE")
-    mcp.add_argument("--read-root", metavar="DIR", action="append", default=[])
-    mcp.add_argument("--write-root", metavar="DIR", action="append", default=[])
-    mcp.add_argument("--workers", type=positive_int, default=usable_cores())
-    mcp.add_argument("--max-inflight", type=positive_int, default=8)
-    mcp.add_argument("--join-grace", type=seconds, default=JOIN_GRACE)
-    mcp.add_argument("--teardown-grace", type=seconds, default=TEARDOWN_GRACE)
+    mcp = commands.add_parser("mcp", help="serve MCP on stdin/stdout",
+                              description="Serve MCP (newline-delimited JSON-RPC) on stdin and "
+                              "stdout for an agent host; logs go to stderr.")
+    mcp.add_argument("--project", metavar="FILE", help="open this project at start")
+    mcp.add_argument("--read-root", metavar="DIR", action="append", default=[],
+                     help="confine reads to DIR (repeatable); with no root nothing is confined")
+    mcp.add_argument("--write-root", metavar="DIR", action="append", default=[],
+                     help="confine writes to DIR, which may also be read (repeatable)")
+    mcp.add_argument("--workers", type=positive_int, default=cores, metavar="N",
+                     help="render worker processes (default: the usable cores, %(default)s)")
+    mcp.add_argument("--max-inflight", type=positive_int, default=8, metavar="N",
+                     help="tool calls running at once in each lane (default %(default)s)")
+    mcp.add_argument("--join-grace", type=seconds, default=JOIN_GRACE, metavar="S",
+                     help="seconds calls may finish in after stdin ends, before they are "
+                     "cancelled (default %(default)s)")
+    mcp.add_argument("--teardown-grace", type=seconds, default=TEARDOWN_GRACE, metavar="S",
+                     help="seconds a cancelled job has to stop before its process tree is "
+                     "killed (default %(default)s)")
     mcp.add_argument("--log-level", default="WARNING",
-                     choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"])
+                     choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"],
+                     help="what reaches stderr (default %(default)s)")
     mcp.add_argument("--shell", choices=SHELL_MODES,
                      help="off, sandbox (bubblewrap, bound to the roots; the default while "
                           "confined) or host (the default unconfined)")
 
-    render = commands.add_parser("render", help="render a saved project")
-    render.add_argument("project", metavar="PROJECT")
-    render.add_argument("--comp", metavar="NAME")
-    render.add_argument("--frames", metavar="SPEC")
-    render.add_argument("--output", metavar="PATTERN")
-    render.add_argument("--format", metavar="FMT")
-    render.add_argument("--skip-existing", action="store_true")
-    render.add_argument("--codec-option", metavar="KEY=VALUE", action="append", default=[])
-    render.add_argument("--set", metavar="NAME=VALUE", action="append", default=[])
-    render.add_argument("--data", metavar="FILE")
-    render.add_argument("--rows", metavar="SPEC")
-    render.add_argument("--workers", type=positive_int, default=usable_cores())
-    render.add_argument("--chunk-size", type=positive_int)
-    render.add_argument("--cluster", metavar="ADDRESS")
-    render.add_argument("--json", action="store_true")
-    render.add_argument("--quiet", action="store_true")
+    render = commands.add_parser(
+        "render", help="render a saved project", epilog=RENDER_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Render a saved project's render queue, or one comp with --comp, on this\n"
+        "machine's cores or on a Dask cluster. The project file is never changed.")
+    render.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    render.add_argument("--comp", metavar="NAME",
+                        help="render this comp alone (its name or id) instead of the queue")
+    render.add_argument("--frames", metavar="SPEC",
+                        help="comp frames to write: N, A-B, A-, A-BxS (every Sth frame) or "
+                        "a comma list (0-29,60); default: every frame")
+    render.add_argument("--start-number", type=whole_number, metavar="N",
+                        help="number a sequence's files from N: comp frame 0 is file N (farm "
+                        "pipelines use 1001); default 0")
+    render.add_argument("--output", metavar="PATTERN",
+                        help="the file, or a sequence's pattern with [####] for the frame "
+                        "number and [compName]; default [compName].mp4 beside the project")
+    render.add_argument("--format", metavar="FMT",
+                        help=f"{', '.join(FORMATS)}; default: from --output's extension, "
+                        "else h264")
+    render.add_argument("--skip-existing", action="store_true",
+                        help="leave sequence frames, and videos, whose file exists")
+    render.add_argument("--codec-option", metavar="KEY=VALUE", action="append", default=[],
+                        help="an encoder option from the format's list, e.g. crf=20 "
+                        "(repeatable; docs/outputs.md lists each format's)")
+    render.add_argument("--set", metavar="NAME=VALUE", action="append", default=[],
+                        help="a template param's value for this render (repeatable; "
+                        "template.list names the params)")
+    render.add_argument("--data", metavar="FILE",
+                        help="template rows: a CSV with a header, a JSON array or JSON lines; "
+                        "one output per row")
+    render.add_argument("--rows", metavar="SPEC",
+                        help="with --data, the rows to render (1-based, e.g. 1-10,12)")
+    render.add_argument("--workers", type=positive_int, default=cores, metavar="N",
+                        help="render worker processes (default: the usable cores, "
+                        "%(default)s)")
+    render.add_argument("--chunk-size", type=positive_int, metavar="N",
+                        help="frames a worker takes at a time (default: planned from the "
+                        "item's length and the workers)")
+    render.add_argument("--cluster", metavar="ADDRESS",
+                        help="render on a Dask cluster: tcp://HOST:8786, or local for one "
+                        "started here")
+    render.add_argument("--json", action="store_true",
+                        help="one JSON event per line on stdout: progress, then done")
+    render.add_argument("--quiet", action="store_true",
+                        help="print nothing but errors")
 
-    preview = commands.add_parser("preview", help="render one frame to a PNG")
-    preview.add_argument("project", metavar="PROJECT")
-    preview.add_argument("--comp", metavar="NAME")
+    preview = commands.add_parser("preview", help="render one frame to a PNG",
+                                  description="Render one frame of a saved project to a PNG.")
+    preview.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    preview.add_argument("--comp", metavar="NAME",
+                         help="the comp (name or id; default: the first comp)")
     where = preview.add_mutually_exclusive_group()
-    where.add_argument("--time", type=float)
-    where.add_argument("--frame", type=int)
-    preview.add_argument("--output", metavar="FILE.png", required=True)
-    preview.add_argument("--max-side", type=int)
+    where.add_argument("--time", type=float, metavar="S",
+                       help="comp time in seconds, floored to its frame (default 0)")
+    where.add_argument("--frame", type=int, metavar="N", help="comp frame number, from 0")
+    preview.add_argument("--output", metavar="FILE.png", required=True,
+                         help="where to write the PNG")
+    preview.add_argument("--max-side", type=int, metavar="N",
+                         help="scale so the longer side is at most N pixels (default: full "
+                         "size)")
 
-    watch = commands.add_parser("watch", help="render projects dropped into a folder")
-    watch.add_argument("folder", metavar="FOLDER")
-    watch.add_argument("--workers", type=positive_int, default=usable_cores())
-    watch.add_argument("--once", action="store_true")
+    watch = commands.add_parser(
+        "watch", help="render projects dropped into a folder",
+        description="Render every project (*.rvproj) dropped into FOLDER or one level down "
+        "whose queue has items; nodes watching one shared folder each take a project by a "
+        "claim file, and a status file beside it says how it went.")
+    watch.add_argument("folder", metavar="FOLDER", help="the folder to watch")
+    watch.add_argument("--workers", type=positive_int, default=cores, metavar="N",
+                       help="render worker processes (default: the usable cores, "
+                       "%(default)s)")
+    watch.add_argument("--once", action="store_true",
+                       help="render what is there now, then exit")
+    watch.add_argument("--poll", type=positive_seconds, default=POLL_INTERVAL, metavar="SECONDS",
+                       help="seconds between looks at the folder: how long a dropped project "
+                       "may wait (default %(default)g)")
+    watch.add_argument("--stale", type=positive_seconds, default=STALE_AFTER, metavar="SECONDS",
+                       help="take over another node's claim untouched this long (the node "
+                       "died or lost the share); give every node the same (default %(default)g)")
 
-    listing = commands.add_parser("commands", help="list the engine commands")
-    listing.add_argument("--json", action="store_true")
+    info = commands.add_parser(
+        "info", help="list a project's comps, footage and render queue",
+        description="List a project's comps (size, frame rate, duration, frame count), its "
+        "footage (missing files marked) and its render queue (each item's comp, output, "
+        "format and frames), to plan farm tasks. The project is not written.")
+    info.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    info.add_argument("--json", action="store_true",
+                      help="one JSON object on stdout instead of the listing")
+
+    clean = commands.add_parser(
+        "clean", help="remove the segments interrupted video renders left",
+        description="Remove the finished segments that interrupted video renders of a project "
+        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments).")
+    clean.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+
+    listing = commands.add_parser("commands", help="list the engine commands",
+                                  description="List the engine commands an agent can run.")
+    listing.add_argument("--json", action="store_true",
+                         help="the catalog as JSON, with each command's parameter schema")
     return parser
 
 
@@ -113,8 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("rendervisor: name a command: mcp, render, preview, watch or "
-                             "commands (see rendervisor --help)")
+            raise UsageError("rendervisor: name a command: mcp, render, preview, watch, clean "
+                             "or commands (see rendervisor --help)")
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

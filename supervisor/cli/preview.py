@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import sys
 
-from protocol.model.keyframes import frame_count, frame_time
+from protocol.model.keyframes import frame_time
 from supervisor.errors import UsageError
 from supervisor.cli.project import check_writable, open_engine
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
 from supervisor.render.inputs import find_overwrite
 from supervisor.runtime.pool import JobFailed
+from supervisor.render.frame_choice import chosen_frame
 from supervisor.render.preview_jobs import draw_preview, why_not_drawn
 from supervisor.cli.render import start_pool
 from workers.exporter import OpenedFiles
@@ -73,15 +74,10 @@ def run(args) -> int:
 
 
 def chosen_time(comp: dict, args) -> float:
-    """Comp time of --frame N or --time S (default 0), refused outside the comp."""
-    count = frame_count(comp["duration"], comp["frameRate"])
-    if args.frame is not None:
-        if not 0 <= args.frame < count:
-            raise UsageError(f"rendervisor preview: --frame {args.frame} is outside comp "
-                             f"{comp['name']!r}, which has frames 0-{count - 1}.")
-        return frame_time(args.frame, comp["frameRate"])
-    time = args.time or 0.0
-    if not 0 <= time < comp["duration"]:
-        raise UsageError(f"rendervisor preview: --time {time} is outside comp "
-                         f"{comp['name']!r}, which lasts {comp['duration']} s.")
-    return time
+    """Comp time of the frame --frame N or --time S (default 0) asks for: a time is floored
+    to its frame, as a render writes it; refused outside the comp."""
+    try:
+        number = chosen_frame(comp, args.time, args.frame)
+    except CommandError as error:
+        raise UsageError(f"rendervisor preview: {error}") from None
+    return frame_time(number, comp["frameRate"])

@@ -26,6 +26,7 @@ from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
 from supervisor.cli.project import check_writable, open_engine
 from supervisor.cli.template_rows import queue_rows, template_rows
+from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError, UsageError
 from supervisor.render.farm_service import FarmRenderService
 from supervisor.runtime import teardown
@@ -51,20 +52,23 @@ def prepare_queue(engine, args) -> None:
     options = codec_options(args.codec_option)
     output = os.path.abspath(args.output) if args.output else None  # as a shell user means it
     try:
-        if args.comp is not None:
+        comp = args.comp if args.comp is not None else lone_comp(engine)
+        if comp is not None:
             engine.edit_quietly(lambda doc: doc["renderQueue"].clear())
-            params = {"comp": args.comp, "frames": args.frames,
+            params = {"comp": comp, "frames": args.frames,
                       "skipExisting": args.skip_existing, "codecOptions": options}
+            if args.start_number is not None:
+                params["startNumber"] = args.start_number
             if output:
                 params["output"] = output
             if args.format:
                 params["format"] = args.format
             engine.run("renderQueue.add", params)
+            # Reported by the comp's name: the item's id exists in this process alone.
+            name = find_comp(engine.doc, comp)["name"]
+            engine.edit_quietly(lambda doc: doc["renderQueue"][0].update(id=name))
             return
         items = engine.doc["renderQueue"]
-        if not items:
-            raise UsageError(f"rendervisor render: {engine.project_path} has an empty render "
-                             "queue; name a comp with --comp, or queue items in the project.")
         if (output or args.format) and len(items) > 1:
             raise UsageError(f"rendervisor render: --output and --format set one item's output, "
                              f"but the queue has {len(items)} items; add --comp NAME to render "
@@ -75,6 +79,8 @@ def prepare_queue(engine, args) -> None:
                 params["frames"] = args.frames
             if args.skip_existing:
                 params["skipExisting"] = True
+            if args.start_number is not None:
+                params["startNumber"] = args.start_number
             if options:
                 params["codecOptions"] = {**item["codecOptions"], **options}
             if output:
@@ -84,6 +90,22 @@ def prepare_queue(engine, args) -> None:
             engine.run("renderQueue.set", params)  # also queues an item saved as done again
     except CommandError as error:
         raise UsageError(f"rendervisor render: {error}") from None
+
+
+def lone_comp(engine) -> str | None:
+    """The comp to render when the queue is empty: the project's only comp (its id); None
+    when the queue has items. Several comps and an empty queue is a usage error naming them."""
+    doc = engine.doc
+    if doc["renderQueue"]:
+        return None
+    if len(doc["comps"]) == 1:
+        return doc["comps"][0]["id"]
+    if not doc["comps"]:
+        raise UsageError(f"rendervisor render: {engine.project_path} has no comps, so there is "
+                         "nothing to render.")
+    names = ", ".join(repr(comp["name"]) for comp in doc["comps"])
+    raise UsageError(f"rendervisor render: {engine.project_path} has an empty render queue and "
+                     f"comps {names}; name one with --comp, or queue items in the project.")
 
 
 def planned_outputs(engine) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""`rendervisor watch FOLDER [--workers N] [--once]`: the shared-folder render farm.
+"""`rendervisor watch FOLDER [--workers N] [--once] [--poll S] [--stale S]`: the shared-folder
+render farm.
 
 Every project (`*.rvproj`) in FOLDER or one folder down whose render queue has items is rendered
 once, by whichever node claims it first (supervisor/cli/claims.py), however many nodes watch the
@@ -16,7 +17,11 @@ project changes, not only this one.
 
     scan: every project to do, opened, its output files named (supervisor/cli/watch_clashes.py)
       ─► for each: claim (O_EXCL) ─► status still "to do"? ─► render, or refuse ─► status
-      └── --once: one pass, then exit;  otherwise: wait POLL_INTERVAL, or a signal, and scan
+      └── --once: one pass, then exit;  otherwise: wait --poll seconds, or a signal, and scan
+
+A pass that finds nothing to do says so in one line (`idle: nothing to render in FOLDER`), once
+until the node has worked again, so an operator tailing a node's log sees it is alive without a
+line every few seconds.
 
 Projects, status and claim files are opened only when they are regular files, and without waiting
 (supervisor/confinement/checked_files.py): a FIFO named like a project is one failed project, never
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 
 from protocol.cancel import Cancel, Cancelled
 from supervisor.confinement.checked_files import read_small_file
-from supervisor.cli.claims import Claim, try_claim
+from supervisor.cli.claims import STALE_AFTER, Claim, try_claim
 from supervisor.errors import UsageError
 from supervisor.engine.engine import Engine
 from supervisor.errors import CommandError
@@ -46,9 +51,6 @@ from supervisor.cli.render import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_si
 from supervisor.cli.watch_clashes import ProjectClash, find_clashes, project_files
 from supervisor.work import Work
 
-# Seconds between scans of the folder. A dropped project waits at most this long; each scan
-# lists two folder levels and reads small files, cheap even on a network share.
-POLL_INTERVAL = 3.0
 STATUS_SUFFIX = ".status.json"
 FINAL_STATES = ("done", "failed")
 
@@ -115,10 +117,13 @@ def opened(project: str, current: dict) -> Pending | None:
 
 
 class Watcher:
-    def __init__(self, folder: str, pool, out=sys.stdout) -> None:
+    def __init__(self, folder: str, pool, out=sys.stdout,
+                 stale_after: float = STALE_AFTER) -> None:
         self.folder = folder
         self.pool = pool
         self.out = out
+        self.stale_after = stale_after  # another node's claim untouched this long is taken over
+        self.worked = 0  # projects rendered or refused: a pass that adds none was idle
         # The node's scope: SIGINT or SIGTERM cancels it, and with it the project rendering.
         self.cancel = Cancel()
         self.failed = 0
@@ -136,7 +141,7 @@ class Watcher:
             clash = clashes.get(entry.project)
             if clash is not None and already_refused(entry, clash):
                 continue  # reported in an earlier pass, still the same: nothing new to say
-            claim = try_claim(entry.project)
+            claim = try_claim(entry.project, self.stale_after)
             if claim is None:
                 continue
             try:
@@ -165,6 +170,10 @@ class Watcher:
                 if entry is not None:
                     found.append(entry)
         return found
+
+    def idle_pass(self, worked_before: int) -> bool:
+        """Whether the pass since `worked_before` found nothing to render or refuse."""
+        return self.worked == worked_before and not self.cancel.cancelled
 
     def refuse(self, entry: Pending, error: str, clashes_with: str | None = None) -> None:
         """Record a project that is not rendered: one line, and a failed status."""
@@ -201,6 +210,7 @@ class Watcher:
                 "started": started, "project": entry.version}
 
     def finish(self, project: str, status: dict) -> None:
+        self.worked += 1
         self.write_status(project, status)
         if status["state"] == "failed":
             self.failed += 1
@@ -235,14 +245,23 @@ def run(args) -> int:
         raise UsageError(f"rendervisor watch: {args.folder} is not a folder; give the folder "
                          "that projects are dropped into.")
     pool = start_pool(args.workers)  # before any thread: see render_cli.start_pool
-    watcher = Watcher(folder, pool)
+    watcher = Watcher(folder, pool, stale_after=args.stale)
     on_signals(watcher.interrupt)
+    said_idle = False
+    idle_line = f"idle: nothing to render in {folder}" + (
+        "" if args.once else f"; looking again every {args.poll:g} s")
     try:
         while not watcher.cancel.cancelled:
+            worked_before = watcher.worked
             watcher.scan()
+            if not watcher.idle_pass(worked_before):
+                said_idle = False
+            elif not said_idle:
+                watcher.say(idle_line)
+                said_idle = True
             if args.once:
                 break
-            watcher.cancel.wait(POLL_INTERVAL)  # a signal wakes it at once
+            watcher.cancel.wait(args.poll)  # a signal wakes it at once
     finally:
         pool.close()
     if watcher.cancel.cancelled:

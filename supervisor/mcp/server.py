@@ -59,7 +59,7 @@ class Call:
                 return False
             self.answered = True
         if self.progress is not None:
-            self.progress.finish()
+            self.progress.finish(flush=True)
         return True
 
     def cancel(self, reason: str) -> None:

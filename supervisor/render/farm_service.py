@@ -21,6 +21,10 @@ class FarmRenderService(RenderService):
         if self.on_item is not None:
             self.on_item(item_id, status, progress)
 
+    def relink_hint(self, project_path: str | None) -> str:
+        return (f"put the file back, or point the footage of {project_path} at where it is now "
+                "and save the project")
+
     def _queue_plans(self, engine, snapshot_id: str, document: dict) -> list:
         plans = super()._queue_plans(engine, snapshot_id, document)
         if self.chunk_size is not None:

@@ -9,9 +9,10 @@ The order of decisions is docs/outputs.md's and docs/rendering.md's:
    document (supervisor/render/item_snapshots.py);
 2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
    is refused with `RenderRefused`, naming both items, before a single file is touched;
-3. each remaining item's frames to write: with skipExisting, frames whose file exists, or that
-   an earlier item of this render writes, are left alone (so that earlier item's frames are
-   never overwritten, whatever order the workers finish in);
+3. each remaining item's frames to write: with skipExisting, frames whose file is a complete
+   image (workers/exporter/complete_frames.py), or that an earlier item of this render
+   writes, are left alone (so that earlier item's frames are never overwritten, whatever
+   order the workers finish in);
 4. no file an item writes may be an input of the project (its footage, the project file:
    supervisor/render/inputs.py); if one is, the whole render is refused with `RenderRefused` as for
    a clash, naming the item, the input and the file;
@@ -40,6 +41,7 @@ from supervisor.engine.footage_probe import ProbeError, is_missing, probe
 from supervisor.render.inputs import ProjectInputs
 from supervisor.render.sound_plan import SoundPlan, plan_sound
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
+from workers.exporter.complete_frames import is_complete_frame
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end
 # of a render (the last chunks run while the other workers have nothing left to take, and
@@ -83,29 +85,50 @@ class ItemPlan:
     # (snapshot id, document) of an item rendering template values: its own document, the
     # values applied; None renders the render's snapshot.
     snapshot: tuple[str, dict] | None = None
+    # A video takes its finished segments from the cache of an earlier render that stopped
+    # (skipExisting, or the item's resume; supervisor/render/segment_cache.py).
+    resume: bool = False
+    frames_skipped: int = 0  # left out with skipExisting: their files are complete already
+    fps: float | None = None  # a GIF's own frame rate (its codecOptions fps); None: the comp's
+    start_number: int = 0  # a sequence's file number for comp frame 0 (startNumber)
 
     @property
     def is_sequence(self) -> bool:
         return output_format(self.format).is_sequence
 
+    @property
+    def frame_rate(self) -> float:
+        """The output's frames a second: the comp's, or a GIF's fps."""
+        return self.fps or self.comp["frameRate"]
+
+    def frame_file(self, number: int) -> str:
+        """The file a sequence writes for comp frame `number`."""
+        return frame_path(self.output, number, self.start_number)
+
     def files(self) -> list[str]:
         """The files this plan writes, in output order (none for a video skipped whole)."""
         if self.is_sequence:
-            return [frame_path(self.output, number) for number in self.frames]
+            return [self.frame_file(number) for number in self.frames]
         return [self.output] if self.frames else []
 
     def summary(self) -> dict:
         return {"item": self.id, "output": self.output}
 
 
+# What to do about missing footage, in an MCP session's words (`plan_render`'s default).
+RELINK_HINT = "re-link it with footage.replace or remove the layers that show it"
+
+
 def plan_render(document: dict, item_ids: list[str], workers: int,
                 check_write: Callable[[str], None] | None = None,
                 project_path: str | None = None,
-                own: dict | None = None) -> list[ItemPlan]:
+                own: dict | None = None,
+                relink_hint: str = RELINK_HINT) -> list[ItemPlan]:
     """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
     an output over one of the project's inputs (`document` saved at `project_path`).
 
-    `check_write(path)` raises with a sentence when a path may not be written (confinement).
+    `check_write(path)` raises with a sentence when a path may not be written (confinement);
+    `relink_hint` says, in the caller's words, what to do about missing footage.
     `own` maps an item rendering template values to its own (snapshot id, document), or to
     the sentence saying why it cannot render."""
     own = own or {}
@@ -121,7 +144,7 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
             plan.error = f"{item_id} was not rendered: {snapshot}"
         else:
             plan.snapshot = snapshot
-            plan.error = _refusal(drawn, plan, check_write, item)
+            plan.error = _refusal(drawn, plan, check_write, item, relink_hint)
         plans.append(plan)
     refused = [plan.id for plan in plans if plan.error]
     clash = find_clash((planned_output(items[plan.id], plan.comp, fields[plan.id])
@@ -134,7 +157,8 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
         if plan.error:
             continue
         _frames_to_write(plan, claimed)
-        plan.sound = plan_sound(document, items[plan.id], plan.comp, plan.frames)
+        plan.sound = plan_sound(plan.snapshot[1] if plan.snapshot else document, items[plan.id],
+                                plan.comp, plan.frames)
         overwrite = inputs.overwrite(plan.files())
         if overwrite is not None:
             raise RenderRefused(overwrite.sentence(plan.id, f"give {plan.id} another output",
@@ -172,10 +196,29 @@ def single_item_plan(item_id: str, comp: dict, fmt: str, output: str, frames: li
 def _item_plan(item: dict, comp: dict, fields: dict) -> ItemPlan:
     fmt = item["format"]
     count = frame_count(comp["duration"], comp["frameRate"])
+    skip = bool(item.get("skipExisting"))
+    options = render_codec_options(fmt, item.get("codecOptions"))
+    # A GIF's size and rate are the render's (its scale, its frames), not FFmpeg's options.
+    max_side = options.pop("maxSide", None)
+    scale = 1.0 if max_side is None else min(1.0, int(max_side) / max(comp["width"],
+                                                                      comp["height"]))
+    frames = list(frames_of(item.get("frames"), count))
+    fps = options.pop("fps", None)
+    if fps is not None:
+        fps = min(float(fps), comp["frameRate"])  # never more frames than the comp has
+        frames, fps = at_rate(frames, comp["frameRate"], fps), (
+            None if fps == comp["frameRate"] else fps)
     return ItemPlan(item["id"], comp, fmt, expand_fields(item["output"], comp["name"], fields),
-                    list(frames_of(item.get("frames"), count)),
-                    render_codec_options(fmt, item.get("codecOptions")),
-                    bool(item.get("skipExisting")))
+                    frames, options, skip, scale, resume=skip or bool(item.get("resume")),
+                    start_number=int(item.get("startNumber", 0)), fps=fps)
+
+
+def at_rate(frames: list[int], comp_rate: float, rate: float) -> list[int]:
+    """The frames a `rate` frames-a-second output of `frames` shows: output frame k is the one
+    showing at its time, k / rate after the first (frames[floor(k * comp_rate / rate)])."""
+    step = comp_rate / rate
+    # The epsilon: 3 * (30 / 10) may come out as 8.999999999999998, and must still be 9.
+    return [frames[int(k * step + 1e-9)] for k in range(int((len(frames) - 1) / step + 1e-9) + 1)]
 
 
 def render_codec_options(fmt: str, given: dict | None) -> dict:
@@ -195,7 +238,8 @@ def _with_rows_footage(document: dict, plans: list[ItemPlan]) -> dict:
     return {"footage": footage}
 
 
-def _refusal(document: dict, plan: ItemPlan, check_write, item: dict) -> str | None:
+def _refusal(document: dict, plan: ItemPlan, check_write, item: dict,
+             relink_hint: str) -> str | None:
     unnamed = unknown_fields(item["output"], item_fields(document, item))
     if unnamed:
         return (f"{plan.id} was not rendered: its output {item['output']} names "
@@ -211,8 +255,7 @@ def _refusal(document: dict, plan: ItemPlan, check_write, item: dict) -> str | N
     missing = missing_footage(document, plan.comp)
     if missing:
         return (f"{plan.id} was not rendered: comp {plan.comp['name']!r} uses footage that is "
-                f"missing: {', '.join(missing)}; re-link it with footage.replace or remove the "
-                "layers that show it, then render again.")
+                f"missing: {', '.join(missing)}; {relink_hint}, then render again.")
     if check_write is not None:
         try:
             check_write(plan.output)
@@ -251,16 +294,18 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
     """Leave out, with skipExisting, what exists or an earlier item writes; then claim the
     item's own files for the items after it."""
     if plan.is_sequence:
-        paths = {number: os.path.normpath(frame_path(plan.output, number))
-                 for number in plan.frames}
+        paths = {number: os.path.normpath(plan.frame_file(number)) for number in plan.frames}
         if plan.skip_existing:
-            plan.frames = [number for number in plan.frames
-                           if paths[number] not in claimed and not os.path.exists(paths[number])]
+            wanted = len(plan.frames)
+            plan.frames = [number for number in plan.frames if paths[number] not in claimed
+                           and not is_complete_frame(paths[number], plan.format)]
+            plan.frames_skipped = wanted - len(plan.frames)
         claimed.update(paths[number] for number in plan.frames)
         return
     output = os.path.normpath(plan.output)
     if plan.skip_existing and (output in claimed or _is_whole_video(output)):
         plan.skipped = True
+        plan.frames_skipped = len(plan.frames)
         plan.frames = []
         return
     claimed.add(output)

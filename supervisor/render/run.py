@@ -11,7 +11,8 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         │   a dead worker: release it, retry the task once on a fresh worker (new token)
         └── the item's last task in: join the video's segments and its sound track (stream
             copy), or put a wav's track in place, and keep the output
-    run() joins the threads, then removes every recorded file of an item not done.
+    run() joins the threads, then removes every recorded file of an item not done, except the
+    frames of a failed item's chunks that finished (a stopped item keeps nothing).
 
 Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
 worker stops at its next frame (or is killed after the teardown grace), and the threads end.
@@ -23,14 +24,16 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import deque
 from typing import Callable
 
 from protocol.cancel import Cancel
 from protocol.wire.frames import OUT_OF_MEMORY
-from protocol.model.output_names import frame_path
+from protocol.model.frame_spec import spec_of
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.plan import ItemPlan
+from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.render.sound_jobs import SOUND, clip_warning, place_output, sound_payload
 from supervisor.runtime.worker_memory import LIMIT_SETTING
@@ -46,9 +49,10 @@ RETRYABLE = ("died", "wedged")
 class ItemRun:
     """One item's state during the render."""
 
-    def __init__(self, plan: ItemPlan) -> None:
+    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None) -> None:
         self.plan = plan
         self.opened = OpenedFiles()
+        self.cache = cache  # a video's finished segments (segment_cache.py)
         self.segments: dict[int, str | None] = {}
         self.chunks_done = 0
         self.sound_done = plan.sound is None
@@ -56,7 +60,14 @@ class ItemRun:
         self.written = 0
         self.counted: dict[int, int] = {}  # frames counted per chunk (a retry counts again)
         self.attempt_frames: dict[int, int] = {}
+        # Chunks whose every frame was drawn right (no footage missing): their frames stay
+        # even when another chunk fails the item, so a rerun with skipExisting picks up there.
+        self.finished_chunks: list[Chunk] = []
+        self.skipped_frames = 0
+        self.cached_frames: set[int] = set()  # a resumed video's, from its segment cache
         self.started = False
+        self.started_at: float | None = None  # time.monotonic() of its first chunk
+        self.seconds = 0.0
         self.status = "queued"
         self.error: str | None = plan.error
         self.failure: JobFailed | None = None  # what failed the chunk that failed the item
@@ -69,7 +80,36 @@ class ItemRun:
     def finished(self) -> bool:
         return self.status in ("done", "failed")
 
+    def chunks_to_render(self) -> list[tuple[int, Chunk]]:
+        """The item's chunks, less those a resumed video has in its cache already (taken as
+        done, their frames counted as skipped)."""
+        todo = []
+        for index, chunk in enumerate(self.plan.chunks):
+            if self.plan.resume and self.cache is not None and self.cache.has(chunk):
+                self.segments[index] = self.cache.path(chunk)
+                self.chunks_done += 1
+                self.skipped_frames += len(chunk.frames)
+                self.cached_frames.update(chunk.frames)
+            else:
+                todo.append((index, chunk))
+        return todo
+
+    @property
+    def label(self) -> str:
+        """The item and its comp, as progress names them (once, when they are one name)."""
+        name = self.plan.comp["name"]
+        return self.plan.id if self.plan.id == name else f"{self.plan.id} ({name})"
+
+    def kept_files(self) -> list[str]:
+        """The files a failed item keeps: the frames of its chunks that finished."""
+        if not self.plan.is_sequence:
+            return []
+        return [self.plan.frame_file(number)
+                for chunk in self.finished_chunks for number in chunk.frames]
+
     def report(self) -> dict:
+        """The item's entry in the render's report: what it wrote, what it found written
+        already, the frames to render again (failed: a frame spec), and the seconds it took."""
         entry = {"item": self.plan.id, "status": self.status, "output": self.plan.output}
         if self.plan.skipped:
             entry["skipped"] = True
@@ -77,12 +117,19 @@ class ItemRun:
             entry["error"] = self.error
         if self.warnings:
             entry["warnings"] = list(self.warnings)
+        kept = [] if self.plan.is_sequence and self.status == "stopped" else \
+            [number for chunk in self.finished_chunks for number in chunk.frames]
+        entry["framesWritten"] = len(kept)
+        entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
+        entry["failedFrames"] = spec_of(set(self.plan.frames) - set(kept) - self.cached_frames) \
+            if self.status == "failed" else None
+        entry["seconds"] = round(self.seconds, 3)
         return entry
 
     def tasks(self) -> list[tuple[int, object]]:
         """(index, what to run): the sound first, so it mixes while the chunks draw."""
         sound = [(SOUND, self.plan.sound)] if self.plan.sound is not None else []
-        return sound + list(enumerate(self.plan.chunks))
+        return sound + self.chunks_to_render()
 
 
 class RenderRun:
@@ -94,10 +141,25 @@ class RenderRun:
         self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
         self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
         self.document = document
-        self.items = [ItemRun(plan) for plan in plans]
+        contents: dict[int, str] = {}  # a segment cache's key per document drawn
+
+        def cache_for(plan: ItemPlan) -> SegmentCache | None:
+            if plan.is_sequence or not plan.chunks:
+                return None
+            # An item rendering template values draws its own document: its segments are
+            # named by that document's content, never by the project's.
+            drawn = plan.snapshot[1] if plan.snapshot else document
+            if id(drawn) not in contents:
+                contents[id(drawn)] = content_key(drawn)
+            return SegmentCache(plan, contents[id(drawn)])
+
+        self.items = [ItemRun(plan, cache_for(plan)) for plan in plans]
+        self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
+            (item, index, chunk) for item in self.items if not item.finished
+            for index, chunk in item.tasks())
         # Frames drawn: a wav draws none (its progress is its item's status).
-        self.total = sum(len(item.plan.frames) for item in self.items
-                         if not item.finished and item.plan.chunks)
+        self.total = sum(len(chunk.frames) for _item, index, chunk in self._queue
+                         if index != SOUND)
         self.written = 0
         # The render's scope: its caller's (a child of it) or its own (wait:false); every
         # chunk job waits on it, so one cancel wakes them all.
@@ -107,9 +169,8 @@ class RenderRun:
         self._on_progress = on_progress or (lambda written, total, message: None)
         self._on_item = on_item or (lambda item, status, progress: None)
         self._lock = threading.Lock()
-        self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
-            (item, index, chunk) for item in self.items if not item.finished
-            for index, chunk in item.tasks())
+        self._progress_lock = threading.Lock()
+        self._reported = -1  # the last count passed to on_progress
         self.cancel.on_cancel(self._drop_queue)
 
     @property
@@ -131,26 +192,42 @@ class RenderRun:
             self._queue.clear()
 
     def run(self) -> dict:
-        """Render everything; the report {completed, failed, items} once all threads ended."""
+        """Render everything; the report {completed, failed, seconds, items} once all threads
+        ended."""
+        started = time.monotonic()
         try:
             threads = [threading.Thread(target=self._serve, daemon=True,
                                         name=f"render-chunks-{number}")
                        for number in range(min(self.pool.capacity(self.kind) or 1,
                                                len(self._queue)))]
+            for item in self.items:  # a resumed video with every segment cached
+                if not item.finished and item.chunks_done == len(item.plan.chunks) and \
+                        item.sound_done:
+                    self._finish(item)
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             for item in self.items:
+                if item.status == "failed":
+                    item.opened.keep(item.kept_files())  # only the failing chunks' files go
                 if item.status != "done":
                     item.opened.remove_all()
                 if not item.finished:
                     item.status = "stopped"
                     self._on_item(item.plan.id, "stopped", self._fraction(item))
+            if not self.stopped:
+                # Progress ends at its total, also when an item failed or nothing was left
+                # to write: a client's bar that stops at 47/48 reads as a render that hung.
+                self._report_progress(self.total, f"finished: {self.written} of {self.total} "
+                                                  "frames written")
+            for item in self.items:
+                if item.started_at is not None and not item.seconds:
+                    item.seconds = time.monotonic() - item.started_at
             items = [item.report() for item in self.items]
             self.report = {"completed": sum(entry["status"] == "done" for entry in items),
                            "failed": sum(entry["status"] == "failed" for entry in items),
-                           "items": items}
+                           "seconds": round(time.monotonic() - started, 3), "items": items}
             return self.report
         finally:
             self.cancel.close()  # a child of its caller's scope lets go of it
@@ -186,6 +263,7 @@ class RenderRun:
                     continue
                 if not item.started:
                     item.started = True
+                    item.started_at = time.monotonic()
                     item.status = "rendering"
                     try:
                         item.opened.make_folders(item.plan.output)
@@ -244,7 +322,7 @@ class RenderRun:
                 self._fail(item, f"{item.plan.id} failed while {_what(index, chunk, True)}: "
                                  f"{error}{tail}.", error)
                 return worker
-            self._chunk_done(item, index, value)
+            self._chunk_done(item, index, chunk, value)
             return worker
         return worker
 
@@ -260,7 +338,7 @@ class RenderRun:
         """Remove what a dead attempt at `chunk` left half-written: its temporaries (named by
         its token, so the retry never writes them). Its finished frames stay; the retry
         replaces them. Without this, an item that then completes would keep them as output."""
-        finals = ({frame_path(item.plan.output, number) for number in chunk.frames}
+        finals = ({item.plan.frame_file(number) for number in chunk.frames}
                   if item.plan.is_sequence else set())
         temporaries = [path for path in _task_paths(item.plan, index, chunk)
                        if path not in finals]
@@ -279,7 +357,7 @@ class RenderRun:
     def _frame_written(self, item: ItemRun, index: int, number) -> None:
         with self._lock:
             if item.plan.is_sequence:
-                item.opened.add(frame_path(item.plan.output, number))
+                item.opened.add(item.plan.frame_file(number))
             item.attempt_frames[index] += 1
             if item.attempt_frames[index] <= item.counted.get(index, 0):
                 return  # a retried chunk redoing frames already counted
@@ -289,16 +367,31 @@ class RenderRun:
             written = self.written
             # Under the lock, so two workers' reports reach renderQueue.list in order.
             self._on_item(item.plan.id, "rendering", self._fraction(item))
-        self._on_progress(written, self.total, f"{item.plan.id} ({item.plan.comp['name']}): "
-                                               f"{item.written}/{len(item.plan.frames)} frames")
+        self._report_progress(written, f"{item.label}: {item.written + item.skipped_frames}"
+                                       f"/{len(item.plan.frames)} frames")
 
-    def _chunk_done(self, item: ItemRun, index: int, value: dict) -> None:
+    def _report_progress(self, written: int, message: str) -> None:
+        """Pass a count on unless a later one went first (two workers' reports can cross
+        between the count and the call), so progress only grows and the last is the total."""
+        with self._progress_lock:
+            if written <= self._reported:
+                return
+            self._reported = written
+            self._on_progress(written, self.total, message)
+
+    def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
         if value.get("missing"):
+            # Its frames were drawn without that footage: they go with the item's failure.
             self._fail(item, f"{item.plan.id} failed: footage could not be read: "
                              f"{', '.join(value['missing'])}; check the files, then render again.")
             return
+        segment = value.get("segment")
+        if segment is not None and item.cache is not None:
+            segment = item.cache.keep(chunk, segment, item.opened)
         with self._lock:
             if item.status == "failed":
+                if index != SOUND:
+                    item.finished_chunks.append(chunk)  # its frames stay with the failure
                 return
             if index == SOUND:
                 item.sound_done = True
@@ -306,7 +399,8 @@ class RenderRun:
                 if warning:
                     item.warnings.append(warning)
             else:
-                item.segments[index] = value.get("segment")
+                item.finished_chunks.append(chunk)
+                item.segments[index] = segment
                 item.chunks_done += 1
             if item.chunks_done < len(item.plan.chunks) or not item.sound_done:
                 return
@@ -319,14 +413,23 @@ class RenderRun:
         if not plan.is_sequence:
             segments = [item.segments[index] for index in range(len(plan.chunks))]
             try:
-                place_output(plan, segments, item.opened)
+                # The cached segments stay until the output is in place: a join that fails
+                # (a full disk) leaves them for the rerun.
+                place_output(plan, segments, item.opened, remove_segments=item.cache is None)
             except (JoinError, OSError, ValueError) as error:
                 self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
                 return
         with self._lock:
+            # Segments the cache could not take are still this render's temporaries.
+            leftovers = OpenedFiles([path for path in item.segments.values()
+                                     if path is not None and path in item.opened])
             # Kept even if a stop came in meanwhile: the output is complete.
             item.opened.keep()
             item.status = "done"
+            item.seconds = _since(item.started_at)
+        if item.cache is not None:
+            leftovers.remove_all()
+            remove_cache(plan.output)
         self._on_item(plan.id, "done", 1.0)
 
     def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
@@ -334,12 +437,13 @@ class RenderRun:
             if item.finished:
                 return
             item.status, item.error, item.failure = "failed", message, failure
+            item.seconds = _since(item.started_at)
         log.warning("%s", message)
         self._on_item(item.plan.id, "failed", self._fraction(item))
 
     def _fraction(self, item: ItemRun) -> float:
         total = len(item.plan.frames)
-        return item.written / total if total else 1.0
+        return (item.written + item.skipped_frames) / total if total else 1.0
 
 
 def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
@@ -347,16 +451,26 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
     return {"comp": plan.comp["id"], "frames": list(chunk.frames),
             "firstIndex": chunk.first_index, "token": chunk.token,
             "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
-            "output": plan.output, "frameRate": plan.comp["frameRate"],
+            "output": plan.output, "frameRate": plan.frame_rate,
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
-            "scale": plan.scale, "transparent": plan.transparent}
+            "scale": plan.scale, "transparent": plan.transparent,
+            "startNumber": plan.start_number}
+
+
+def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:
+    """Every file the chunk of an item can create (chunk_paths with the item's numbering)."""
+    return chunk_paths(chunk, plan.format, plan.output, plan.start_number)
+
+
+def _since(started: float | None) -> float:
+    return time.monotonic() - started if started is not None else 0.0
 
 
 def _task_paths(plan: ItemPlan, index: int, chunk) -> list[str]:
     """Every file one of an item's tasks can create: a chunk's, or the sound track."""
     if index == SOUND:
         return [chunk.path(plan.output)]
-    return chunk_paths(chunk, plan.format, plan.output)
+    return chunk_files(plan, chunk)
 
 
 def _what(index: int, chunk, doing: bool = False) -> str:

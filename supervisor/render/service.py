@@ -23,7 +23,7 @@ import threading
 
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import Pool
-from supervisor.render.plan import RenderRefused, plan_render
+from supervisor.render.plan import RELINK_HINT, RenderRefused, plan_render
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
@@ -106,9 +106,14 @@ class RenderService:
             return plan_render(document, ids, workers,
                                lambda path: engine.check_path(path, "write"),
                                engine.project_path,
-                               item_snapshots(engine, snapshot_id, document, ids))
+                               item_snapshots(engine, snapshot_id, document, ids),
+                               self.relink_hint(engine.project_path))
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
+
+    def relink_hint(self, project_path: str | None) -> str:
+        """What to do about missing footage, in this front door's words."""
+        return RELINK_HINT
 
     def _run_to_end(self, engine, run: RenderRun) -> dict:
         try:
@@ -129,7 +134,7 @@ class RenderService:
         removed = len(report["items"]) - len(items)
         return {"completed": sum(entry["status"] == "done" for entry in items),
                 "failed": sum(entry["status"] == "failed" for entry in items) + removed,
-                "items": items}
+                "seconds": report["seconds"], "items": items}
 
     def _item_event(self, engine, item_id: str, status: str, progress: float) -> None:
         """What the render run reports of an item as it renders: its first chunk going out

@@ -46,13 +46,15 @@ def clip_warning(plan: ItemPlan, report: dict) -> str | None:
             "lower the audio.level of its loudest layers")
 
 
-def place_output(plan: ItemPlan, segments: list, opened: OpenedFiles) -> None:
+def place_output(plan: ItemPlan, segments: list, opened: OpenedFiles,
+                 remove_segments: bool = True) -> None:
     """Make the item's output from its segments and its sound track: a video joined with its
-    track beside it, or a wav that is its track."""
+    track beside it, or a wav that is its track. `remove_segments` false leaves the segments
+    (a resumable video's cache removes them once the output is in place)."""
     track = plan.sound.path(plan.output) if plan.sound is not None else None
     if plan.chunks:
-        join_segments(segments, plan.format, plan.output, plan.comp["frameRate"], opened,
-                      sound_track=track)
+        join_segments(segments, plan.format, plan.output, plan.frame_rate, opened,
+                      remove_segments=remove_segments, sound_track=track)
         if track is not None:
             os.unlink(track)
             opened.forget(track)

@@ -13,15 +13,14 @@ different times keep one pattern, two files).
 
 from __future__ import annotations
 
-import math
 import os
 
 from protocol.wire.frames import OUT_OF_MEMORY
-from protocol.model.keyframes import frame_count
 from protocol.model.output_names import (expand_comp_name, frame_path, project_folder,
                                          split_extension)
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
+from supervisor.render.frame_choice import frame_at
 from supervisor.render.inputs import find_overwrite
 from supervisor.render.plan import missing_footage, single_item_plan
 from supervisor.render.run import RenderRun
@@ -87,17 +86,6 @@ def _comp(document: dict, ref) -> dict:
     if not document["comps"]:
         raise CommandError("the project has no comps yet; create one with comp.new first.")
     return document["comps"][0]
-
-
-def frame_at(comp: dict, time: float) -> int:
-    """The comp frame showing at `time` (the frame whose span holds it)."""
-    count = frame_count(comp["duration"], comp["frameRate"])
-    # The epsilon: 0.1 * 30 is 3.0000000000000004 in floats, and must still be frame 3.
-    number = math.floor(time * comp["frameRate"] + 1e-9)
-    if not 0 <= number < count:
-        raise CommandError(f"time {time} is outside comp {comp['name']!r}, which runs from 0 to "
-                           f"{comp['duration']} s (frames 0-{count - 1}).")
-    return number
 
 
 def still_path(engine, comp: dict, number: int, path: str | None) -> str:

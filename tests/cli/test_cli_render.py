@@ -5,11 +5,17 @@ stderr, no traceback), 130 interrupted with partial outputs removed."""
 import json
 import os
 import signal
+from fractions import Fraction
 
+import av
+import numpy as np
 import pytest
 import skia
 
+from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import error_lines, popen, rendervisor, small_project
+from tests.helpers.sound_files import decode_sound, tone, write_wav
+from workers.compositor import render_frame
 
 
 @pytest.fixture
@@ -88,7 +94,6 @@ def test_a_failed_item_exits_1_and_the_others_still_render(tmp_path):
     surface.makeImageSnapshot().save(str(picture), skia.kPNG)
     path = small_project(tmp_path / "show.rvproj",
                          queue=[{"output": "good_[##].png", "format": "png"}])
-    from supervisor.engine.engine import Engine
     engine = Engine(path)
     engine.run("comp.new", {"name": "Uses logo", "width": 16, "height": 16, "duration": 0.1})
     engine.run("layer.add", {"comp": "Uses logo", "type": "image", "path": str(picture)})
@@ -165,9 +170,6 @@ def test_a_fifo_given_as_the_project_is_one_line_and_exit_2_without_waiting(tmp_
 
 
 def test_format_wav_renders_the_sound_alone_and_a_clipping_mix_is_a_warning(tmp_path):
-    import numpy as np
-    from supervisor.engine.engine import Engine
-    from tests.helpers.sound_files import decode_sound, tone, write_wav
     project = small_project(tmp_path / "show.rvproj", frames=30)
     engine = Engine(project)
     loud = write_wav(tmp_path / "loud.wav", np.stack([tone(1.0, 300, 0.8)] * 2))
@@ -183,3 +185,153 @@ def test_format_wav_renders_the_sound_alone_and_a_clipping_mix_is_a_warning(tmp_
     sound, rate = decode_sound(tmp_path / "mix.wav")
     assert (sound.shape, rate) == ((2, 48000), 48000)
     assert np.abs(sound).max() == pytest.approx(1.0, abs=1e-3)
+
+
+def test_an_empty_queue_with_one_comp_renders_that_comp(tmp_path):
+    path = small_project(tmp_path / "one.rvproj")
+    result = rendervisor("render", path, "--output", tmp_path / "x.mp4", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "x.mp4")) as video:
+        assert video.streams.video[0].frames == 6
+
+
+def test_an_empty_queue_with_several_comps_names_them(tmp_path):
+    path = small_project(tmp_path / "two.rvproj")
+    engine = Engine(path)
+    engine.run("comp.new", {"name": "Other", "width": 16, "height": 16, "duration": 0.1})
+    engine.run("project.save", {})
+    assert_usage_error(rendervisor("render", path), "empty render queue", "'Main'", "'Other'",
+                       "--comp")
+
+
+def test_a_stepped_frame_spec_numbers_files_from_the_start_number(tmp_path):
+    path = small_project(tmp_path / "farm.rvproj", frames=12)
+    result = rendervisor("render", path, "--comp", "Main", "--frames", "0-10x5",
+                         "--start-number", "1001", "--output", tmp_path / "f_[####].png",
+                         "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert sorted(os.listdir(tmp_path)) == ["f_1001.png", "f_1006.png", "f_1011.png",
+                                            "farm.rvproj"]
+    with av.open(str(tmp_path / "f_1006.png")) as frame_file:
+        written = next(frame_file.decode(video=0)).to_ndarray(format="rgba")
+    engine = Engine(path)
+    assert np.array_equal(written, render_frame(engine.doc, "Main", 5 / 30).pixels)
+
+
+def test_a_queue_items_start_number_numbers_its_files(tmp_path):
+    path = small_project(tmp_path / "q.rvproj", queue=[
+        {"output": "q_[####].png", "frames": "1-2", "startNumber": 1001}])
+    assert json.loads(open(path).read())["renderQueue"][0]["startNumber"] == 1001
+    result = rendervisor("render", path, "--quiet")
+    assert result.returncode == 0, result.stderr
+    assert sorted(name for name in os.listdir(tmp_path) if name.startswith("q_")) == [
+        "q_1002.png", "q_1003.png"]
+
+
+@pytest.mark.parametrize("rate,exact", [(23.976, Fraction(24000, 1001)),
+                                        (29.97, Fraction(30000, 1001)),
+                                        (59.94, Fraction(60000, 1001))])
+def test_ntsc_frame_rates_are_encoded_as_their_1001_fractions(tmp_path, rate, exact):
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 32, "height": 18, "frameRate": rate,
+                            "duration": 0.2})
+    engine.run("layer.add", {"comp": "Main", "type": "solid", "color": "#336699"})
+    engine.run("project.save", {"path": str(tmp_path / "ntsc.rvproj")})
+    result = rendervisor("render", tmp_path / "ntsc.rvproj", "--comp", "Main",
+                         "--output", tmp_path / "n.mp4", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "n.mp4")) as video:
+        stream = video.streams.video[0]
+        assert stream.average_rate == exact
+        stamps = [frame.pts * frame.time_base for frame in video.decode(stream)]
+    assert len(stamps) == round(0.2 * rate)
+    assert stamps == [index / exact for index in range(len(stamps))]
+
+
+def longest_flat_run(row) -> int:
+    longest = run = 1
+    for left, right in zip(row, row[1:]):
+        run = run + 1 if left == right else 1
+        longest = max(longest, run)
+    return longest
+
+
+def gradient_project(path, start="#101418", end="#20262c") -> str:
+    """A 512x16 comp, one frame, filled with a horizontal gradient from `start` to `end`."""
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 512, "height": 16, "duration": 1 / 30})
+    engine.run("layer.add", {"comp": "Main", "type": "shape", "shape": "rect",
+                             "size": [512, 16], "fill": {
+                                 "type": "linear", "start": [0, 0], "end": [512, 0],
+                                 "stops": [[0, start], [1, end]]}})
+    engine.run("project.save", {"path": str(path)})
+    return str(path)
+
+
+def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
+    # 16 levels of red over 512 px: undithered, each level is a flat band 32 px wide.
+    gradient_project(tmp_path / "g.rvproj")
+    result = rendervisor("render", tmp_path / "g.rvproj", "--comp", "Main",
+                         "--output", tmp_path / "g_[#].png", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "g_0.png")) as image:
+        pixels = next(image.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+    for channel in range(3):
+        # Columns averaged over the rows, as the eye sees an ordered dither: no flat band.
+        seen = list(np.round(pixels[:, :, channel].mean(axis=0), 3))
+        assert longest_flat_run(seen) <= 8, f"channel {channel}"
+    # Still the gradient: the mean of each 64 px span rises from one end to the other.
+    means = pixels[:, :, 0].reshape(16, 8, 64).mean(axis=(0, 2))
+    assert list(means) == sorted(means) and means[-1] - means[0] > 12
+
+
+def test_a_gif_takes_max_side(tmp_path):
+    path = small_project(tmp_path / "g.rvproj", frames=4, width=320, height=180)
+    result = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "g.gif",
+                         "--codec-option", "maxSide=160", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "g.gif")) as gif:
+        frames = [frame.to_ndarray(format="rgb24") for frame in gif.decode(video=0)]
+    assert len(frames) == 4 and {frame.shape for frame in frames} == {(90, 160, 3)}
+    full = render_frame(Engine(path).doc, "Main", 0.0, scale=0.5).pixels[..., :3]
+    assert np.abs(frames[0].astype(int) - full.astype(int)).mean() < 4  # the frame, halved
+    refused = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "h.gif",
+                          "--codec-option", "maxSide=0")
+    assert refused.returncode == 2 and "maxSide" in refused.stderr
+    assert not (tmp_path / "h.gif").exists()
+
+
+def test_a_gif_takes_fps(tmp_path):
+    path = small_project(tmp_path / "g.rvproj", frames=30, width=64, height=36)
+    result = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "g.gif",
+                         "--codec-option", "fps=10", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(tmp_path / "g.gif")) as gif:
+        frames = list(gif.decode(video=0))
+    assert len(frames) == 10
+    assert [round(float(frame.pts * frame.time_base), 2) for frame in frames] == [
+        k / 10 for k in range(10)]
+    doc = Engine(path).doc
+    for k in (1, 7):  # GIF frame k shows comp frame 3k, drawn at its time
+        drawn = render_frame(doc, "Main", 3 * k / 30).pixels[..., :3].astype(int)
+        assert np.abs(frames[k].to_ndarray(format="rgb24").astype(int) - drawn).mean() < 4
+
+
+def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
+    # Black to a full colour over 512 px: more colours than 256, binned in steps of 8 levels.
+    project = gradient_project(tmp_path / "g.rvproj", "#000000", "#ff8040")
+
+    def seen_runs(dither):
+        output = tmp_path / f"{dither}.gif"
+        result = rendervisor("render", project, "--comp", "Main", "--output", output,
+                             "--codec-option", f"dither={dither}", "--quiet")
+        assert result.returncode == 0, result.stderr
+        with av.open(str(output)) as gif:
+            pixels = next(gif.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+        # Columns averaged over the rows, as the eye sees an ordered dither; the ends left
+        # out, where the pattern is clipped at black and at full colour.
+        return max(longest_flat_run(list(np.round(pixels[:, 16:-16, channel].mean(axis=0), 3)))
+                   for channel in range(3))
+
+    assert seen_runs("none") >= 12, "the undithered GIF shows bands"
+    assert seen_runs("bayer") <= 6

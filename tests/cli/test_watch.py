@@ -26,6 +26,11 @@ def drop_projects(folder, count, frames=12):
     return paths
 
 
+def work_lines(stdout):
+    """What a node did, without its line saying it found nothing to do."""
+    return [line for line in stdout.splitlines() if not line.startswith("idle: ")]
+
+
 def frames_of(project):
     folder, name = os.path.split(project)
     stem = name.split(".")[0]
@@ -69,7 +74,7 @@ def test_a_broken_project_is_reported_failed_once_and_the_node_exits_1(tmp_path)
     status = json.loads((tmp_path / "broken.rvproj.status.json").read_text())
     assert status["state"] == "failed" and "not a valid rendervisor project" in status["error"]
     again = rendervisor("watch", tmp_path, "--once")
-    assert again.returncode == 0 and again.stdout == ""
+    assert again.returncode == 0 and work_lines(again.stdout) == []
 
 
 def write_claim(project, owner, age=0.0):
@@ -97,7 +102,7 @@ def test_a_live_claim_is_left_alone(tmp_path):
     write_claim(project, {"host": socket.gethostname(), "pid": me.pid,
                           "pidStarted": me.create_time(), "token": "x"})
     result = rendervisor("watch", tmp_path, "--once")
-    assert result.returncode == 0 and result.stdout == ""
+    assert result.returncode == 0 and work_lines(result.stdout) == []
     assert frames_of(project) == [] and json.loads(open(claims.claim_path(project)).read())[
         "token"] == "x"
 
@@ -106,7 +111,7 @@ def test_another_hosts_claim_is_taken_over_only_past_the_stale_limit(tmp_path):
     [project] = drop_projects(tmp_path, 1, frames=3)
     owner = {"host": "another-node", "pid": 1, "pidStarted": 1.0, "token": "x"}
     write_claim(project, owner, age=claims.STALE_AFTER / 2)
-    assert rendervisor("watch", tmp_path, "--once").stdout == ""
+    assert work_lines(rendervisor("watch", tmp_path, "--once").stdout) == []
     write_claim(project, owner, age=claims.STALE_AFTER + 5)
     assert f"done {project}" in rendervisor("watch", tmp_path, "--once").stdout
 
@@ -218,7 +223,7 @@ def test_a_fifo_named_like_a_project_is_reported_and_the_real_project_renders(tm
     assert json.loads(open(fifo + ".status.json").read())["state"] == "failed"
     # Reported once: this version of the odd file is not looked at again.
     again = rendervisor("watch", tmp_path, "--once", timeout=90)
-    assert again.returncode == 0 and again.stdout == "", again.stdout + again.stderr
+    assert again.returncode == 0 and work_lines(again.stdout) == [], again.stdout + again.stderr
 
 
 def state_of(project):
@@ -257,7 +262,8 @@ def test_a_fifo_in_place_of_a_claim_file_does_not_hang_the_node(tmp_path):
     make_fifo(claims.claim_path(project))
     result = rendervisor("watch", tmp_path, "--once", timeout=90)
     # A claim that cannot be read is judged by its age alone: a fresh one is left alone.
-    assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
+    assert result.returncode == 0 and work_lines(result.stdout) == [], \
+        result.stdout + result.stderr
     assert frames_of(project) == []
 
 
@@ -285,7 +291,7 @@ def test_two_projects_naming_one_output_are_refused_and_nothing_is_clobbered(tmp
     assert (tmp_path / "out_00.png").read_bytes() == b"an earlier render, kept"
     assert not (tmp_path / "out_01.png").exists()
     # Reported once, not at every pass; once one project names another output, both render.
-    assert rendervisor("watch", tmp_path, "--once").stdout == ""
+    assert work_lines(rendervisor("watch", tmp_path, "--once").stdout) == []
     engine = Engine(second)
     engine.run("renderQueue.set", {"item": engine.doc["renderQueue"][0]["id"],
                                    "output": "second_[##].png"})
@@ -294,3 +300,45 @@ def test_two_projects_naming_one_output_are_refused_and_nothing_is_clobbered(tmp
     assert rerun.returncode == 0, rerun.stdout + rerun.stderr
     assert f"done {first}" in rerun.stdout and f"done {second}" in rerun.stdout
     assert len(frames_of(str(tmp_path / "second.rvproj"))) == 2
+
+
+def test_a_node_with_nothing_to_do_says_so_in_one_line(tmp_path):
+    result = rendervisor("watch", tmp_path, "--once")
+    assert result.returncode == 0
+    assert result.stdout == f"idle: nothing to render in {tmp_path}\n"
+    node = popen("watch", tmp_path, "--workers", "1", "--poll", "0.2")
+    try:
+        time.sleep(3)  # some fifteen passes, all idle: said once, not once a pass
+    finally:
+        node.send_signal(signal.SIGTERM)
+    out, err = node.communicate(timeout=30)
+    assert out == f"idle: nothing to render in {tmp_path}; looking again every 0.2 s\n", err
+
+
+def test_poll_sets_how_soon_a_dropped_project_is_seen(tmp_path):
+    node = popen("watch", tmp_path, "--workers", "1", "--poll", "0.2")
+    try:
+        assert node.stdout.readline().startswith("idle: ")  # its first pass is over
+        [project] = drop_projects(tmp_path, 1, frames=3)
+        dropped = time.monotonic()
+        assert node.stdout.readline() == f"rendering {project}\n"
+        assert time.monotonic() - dropped < 2.5, "the default poll is 3 s"
+    finally:
+        node.send_signal(signal.SIGTERM)
+        node.communicate(timeout=30)
+
+
+def test_stale_sets_when_another_hosts_claim_is_taken_over(tmp_path):
+    [project] = drop_projects(tmp_path, 1, frames=3)
+    write_claim(project, {"host": "another-node", "pid": 1, "pidStarted": 1.0, "token": "x"},
+                age=20)
+    assert work_lines(rendervisor("watch", tmp_path, "--once", "--stale", "60").stdout) == []
+    result = rendervisor("watch", tmp_path, "--once", "--stale", "10")
+    assert f"done {project}" in result.stdout, result.stdout + result.stderr
+
+
+def test_poll_and_stale_refuse_what_is_not_a_positive_number_of_seconds(tmp_path):
+    for flag in ("--poll", "--stale"):
+        result = rendervisor("watch", tmp_path, "--once", flag, "0")
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

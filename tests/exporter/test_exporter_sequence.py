@@ -100,14 +100,17 @@ def test_a_frame_being_written_is_never_at_its_final_name(tmp_path, monkeypatch)
 
 def test_skip_existing_neither_renders_nor_writes_existing_frames(tmp_path):
     pattern = str(tmp_path / "f_[##].png")
-    (tmp_path / "f_01.png").write_bytes(b"kept")
+    write_sequence(numbered_frames([1]), pattern, "png")
+    kept = (tmp_path / "f_01.png").read_bytes()
+    (tmp_path / "f_02.png").write_bytes(kept[:-1])  # cut short: not a frame to keep
     assert frames_to_write(pattern, range(4), skip_existing=True) == [0, 2, 3]
     assert frames_to_write(pattern, range(4), skip_existing=False) == [0, 1, 2, 3]
     opened = OpenedFiles()
     written = write_sequence(numbered_frames(range(4)), pattern, "png", opened=opened,
                              skip_existing=True)
-    assert (tmp_path / "f_01.png").read_bytes() == b"kept"
+    assert (tmp_path / "f_01.png").read_bytes() == kept
     assert str(tmp_path / "f_01.png") not in written and len(written) == 3
+    assert (tmp_path / "f_02.png").read_bytes().endswith(b"IEND\xaeB`\x82")
     assert str(tmp_path / "f_01.png") not in opened
     opened.remove_all()  # a cancel: the skipped existing frame stays
     assert os.listdir(tmp_path) == ["f_01.png"]

@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 
+import skia
+
 from supervisor.engine.engine import Engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -35,6 +37,29 @@ def small_project(path, *, frames: int = 6, width: int = 64, height: int = 36,
         run("renderQueue.add", {"comp": "Main", **item})
     run("project.save", {})
     return str(path)
+
+
+def plate_project(tmp_path, frames: int = 30) -> tuple[str, list]:
+    """A comp "Main" showing a PNG sequence plate of `frames` frames, each a different colour,
+    saved at tmp_path/plate.rvproj with the plate queued as a PNG sequence (out/f_[##].png);
+    the project's path and the plate's frame files."""
+    plates = tmp_path / "plate"
+    plates.mkdir()
+    paths = []
+    for number in range(frames):
+        surface = skia.Surface(16, 16)
+        surface.getCanvas().clear(skia.Color(8 * number, 40, 200))
+        paths.append(plates / f"p_{number:04d}.png")
+        surface.makeImageSnapshot().save(str(paths[-1]), skia.kPNG)
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 16, "height": 16, "frameRate": 30,
+                            "duration": frames / 30})
+    engine.run("layer.add", {"comp": "Main", "type": "video",
+                             "path": str(plates / "p_[####].png")})
+    engine.run("project.save", {"path": str(tmp_path / "plate.rvproj")})
+    engine.run("renderQueue.add", {"comp": "Main", "output": "out/f_[##].png"})
+    engine.run("project.save", {})
+    return str(tmp_path / "plate.rvproj"), paths
 
 
 def rendervisor(*args, timeout: float = 120, cwd: str = ROOT,

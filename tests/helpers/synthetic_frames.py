@@ -4,6 +4,7 @@ enough from frame to frame that a swapped or repeated frame is caught."""
 from __future__ import annotations
 
 import numpy as np
+import skia
 
 WIDTH, HEIGHT = 64, 48
 
@@ -27,3 +28,11 @@ def moving_frame(index: int, width: int = WIDTH, height: int = HEIGHT,
 
 def moving_frames(count: int, start: int = 0, **kwargs) -> list[np.ndarray]:
     return [moving_frame(i, **kwargs) for i in range(start, start + count)]
+
+
+def earlier_frame(path) -> bytes:
+    """Write a whole 4x4 PNG at `path`, standing for a frame an earlier render left (a render
+    with skipExisting keeps it); returns its bytes."""
+    skia.Surface(4, 4).makeImageSnapshot().save(str(path), skia.kPNG)
+    with open(path, "rb") as file:
+        return file.read()

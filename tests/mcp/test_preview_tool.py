@@ -8,6 +8,7 @@ import time
 import psutil
 
 from tests.helpers.mcp_images import decode_png
+from tests.helpers.render_sessions import read_png
 
 BUILD = [
     {"id": "comp.new", "params": {"name": "Main", "width": 320, "height": 180,
@@ -121,3 +122,45 @@ def test_a_running_render_never_delays_a_preview(server, tmp_path):
     listing = server.run("command_run", {"id": "renderQueue.list"})["structuredContent"]
     assert any(item.get("status") == "rendering" for item in listing["items"]), listing
     server.run("command_run", {"id": "renderQueue.stop"})
+
+
+def animated(server, tmp_path):
+    """A 6 s comp at 30 fps whose box moves 10 px a frame, so each frame looks different."""
+    result = server.run("command_batch", {"steps": [
+        {"id": "comp.new", "params": {"name": "Move", "width": 320, "height": 180,
+                                      "background": "#000000", "duration": 6}},
+        {"id": "layer.add", "params": {"comp": "$0.comp", "type": "solid", "color": "#ffffff",
+                                       "width": 10, "height": 180, "name": "Bar"}},
+        {"id": "prop.addKey", "params": {"comp": "Move", "layer": "Bar", "time": 0,
+                                         "path": "transform.position", "value": [5, 90]}},
+        {"id": "prop.addKey", "params": {"comp": "Move", "layer": "Bar", "time": 1,
+                                         "path": "transform.position", "value": [305, 90]}}]})
+    assert result["structuredContent"]["failed"] == 0
+
+
+def test_a_preview_shows_the_frame_a_render_writes_at_a_time_inside_it(server, tmp_path):
+    animated(server, tmp_path)
+    result = server.run("render_preview", {"comp": "Move", "time": 0.99, "max_side": 0})
+    assert result["structuredContent"]["frame"] == 29
+    still = tmp_path / "still.png"
+    saved = server.run("command_run", {"id": "comp.saveFrameAs", "params": {
+        "comp": "Move", "time": 0.99, "path": str(still)}})["structuredContent"]
+    assert saved["frame"] == 29
+    written = read_png(str(still))
+    assert (decode_png(result["content"][0]["data"]) == written).all()
+    by_frame = server.run("render_preview", {"comp": "Move", "frame": 29, "max_side": 0})
+    assert by_frame["content"][0]["data"] == result["content"][0]["data"]
+    assert by_frame["structuredContent"]["time"] == result["structuredContent"]["time"]
+
+
+def test_a_preview_outside_the_comp_is_refused_in_one_sentence(server, tmp_path):
+    animated(server, tmp_path)
+    for arguments in ({"time": 6}, {"time": 7}, {"frame": 180}):
+        answer = server.wait_for(server.call("render_preview", {"comp": "Move", **arguments}))
+        result = answer["result"]
+        assert result["isError"], arguments
+        text = result["content"][0]["text"]
+        assert "outside comp 'Move'" in text and "0-179" in text, text
+        assert "Traceback" not in text
+    both = server.wait_for(server.call("render_preview", {"time": 1, "frame": 30}))
+    assert both["result"]["isError"] and "a time or a frame" in both["result"]["content"][0]["text"]

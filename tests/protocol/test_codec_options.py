@@ -153,7 +153,10 @@ def test_the_listing_says_what_every_option_takes():
     assert set(listing) == set(OPTIONS["h264"])
     assert listing["crf"] == "a number" and listing["preset"].startswith("one of ultrafast")
     assert "key=value pairs" in listing["x264-params"] and "aq-mode" in listing["x264-params"]
-    assert accepted_options("gif") == {"pix_fmt": OPTIONS["gif"]["pix_fmt"].says}
+    assert accepted_options("gif") == {"pix_fmt": OPTIONS["gif"]["pix_fmt"].says,
+                                       "maxSide": "a whole number above 0",
+                                       "dither": "one of none, bayer",
+                                       "fps": "a number above 0"}
 
 
 def test_docs_outputs_lists_every_option_and_key():

@@ -11,6 +11,7 @@ from supervisor.errors import CommandError
 from protocol.cancel import Cancelled
 from tests.helpers.render_sessions import (Recorder, build_comp, expected_frame, files_in,
                                            heavy_comp, read_png, render_session)
+from tests.helpers.synthetic_frames import earlier_frame
 from workers.compositor import render_frame
 
 
@@ -39,7 +40,7 @@ def wait_until(condition, timeout=20.0):
 
 def test_progress_counts_frames_to_write_and_reaches_the_total(session, tmp_path):
     engine = session.engine
-    (tmp_path / "f_0003.png").write_bytes(b"there before")
+    before = earlier_frame(tmp_path / "f_0003.png")
     queue(engine, "Main", tmp_path / "f_[####].png", skipExisting=True)
     queue(engine, "Main", tmp_path / "v.mp4", codecOptions={"preset": "veryfast"})
     recorder = Recorder(session)
@@ -49,7 +50,7 @@ def test_progress_counts_frames_to_write_and_reaches_the_total(session, tmp_path
     assert totals == {11 + 12}, "one frame exists and is skipped"
     assert max(progress for progress, _, _ in recorder.events) == 23
     assert len(recorder.events) == 23
-    assert (tmp_path / "f_0003.png").read_bytes() == b"there before"
+    assert (tmp_path / "f_0003.png").read_bytes() == before
     assert all(status_of(engine, item["id"]) == "done" for item in engine.doc["renderQueue"])
     listed = engine.run("renderQueue.list", {})["items"]
     assert [entry["progress"] for entry in listed] == [1.0, 1.0]
@@ -58,7 +59,7 @@ def test_progress_counts_frames_to_write_and_reaches_the_total(session, tmp_path
 def test_cancel_removes_what_the_render_wrote_and_keeps_finished_items(session, tmp_path):
     engine = session.engine
     (tmp_path / "keep.txt").write_text("mine")
-    (tmp_path / "h_0002.png").write_bytes(b"an existing frame")
+    existing = earlier_frame(tmp_path / "h_0002.png")
     first = queue(engine, "Main", tmp_path / "m_[##].png")["item"]
     second = queue(engine, "Heavy", tmp_path / "h.mp4", codecOptions={"preset": "veryfast"})["item"]
     third = queue(engine, "Heavy", tmp_path / "h_[####].png", skipExisting=True)["item"]
@@ -75,7 +76,7 @@ def test_cancel_removes_what_the_render_wrote_and_keeps_finished_items(session, 
         engine.run("renderQueue.render", {}, recorder.ctx)
     finished = {f"m_{n:02d}.png" for n in range(12)}
     assert files_in(tmp_path) == before | finished, "no temporary, segment or partial frame"
-    assert (tmp_path / "h_0002.png").read_bytes() == b"an existing frame"
+    assert (tmp_path / "h_0002.png").read_bytes() == existing
     assert status_of(engine, first) == "done"
     assert status_of(engine, second) == status_of(engine, third) == "stopped"
 
@@ -201,6 +202,9 @@ def test_stop_ends_a_blocking_render_which_answers_with_stopped_items(session, t
     wait_until(lambda: engine.item_progress.get(item, 0) > 0)
     assert engine.run("renderQueue.stop", {})["stopped"] is True
     caller.join(20)
-    assert answers == [{"completed": 0, "failed": 0, "items": [
-        {"item": item, "status": "stopped", "output": str(tmp_path / "h.mp4")}]}]
+    [answer] = answers
+    assert (answer["completed"], answer["failed"]) == (0, 0)
+    [entry] = answer["items"]
+    assert (entry["item"], entry["status"], entry["output"]) == (item, "stopped",
+                                                                 str(tmp_path / "h.mp4"))
     assert files_in(tmp_path) == set()

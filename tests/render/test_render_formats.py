@@ -27,8 +27,10 @@ def render_one(session, params) -> dict:
     added = engine.run("renderQueue.add", params)
     report = engine.run("renderQueue.render", {})
     assert report["completed"] == 1 and report["failed"] == 0, report
-    assert report["items"] == [{"item": added["item"], "status": "done",
-                                "output": added["output"]}]
+    [entry] = report["items"]
+    assert (entry["item"], entry["status"], entry["output"]) == (added["item"], "done",
+                                                                 added["output"])
+    assert entry["framesWritten"] > 0 and entry["failedFrames"] is None
     return added
 
 

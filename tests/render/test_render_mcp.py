@@ -66,6 +66,24 @@ def test_progress_is_at_most_ten_a_second_and_strictly_increasing(tmp_path):
         server.stop()
 
 
+def test_the_last_progress_before_the_response_is_at_the_total(tmp_path):
+    # 48 small frames render faster than 10 a second, so the last ones fall in the rate limit
+    server = start(tmp_path, {"output": str(tmp_path / "h_[###].png"), "frames": "0-47"})
+    try:
+        call = render_call(server, token="t1")
+        answer = server.wait_for(call, timeout=60)
+        assert answer["result"]["structuredContent"]["completed"] == 1
+        messages = list(server.messages)
+        before = messages[:messages.index(answer)]
+        progress = [m["params"] for m in before if m.get("method") == "notifications/progress"
+                    and m["params"]["progressToken"] == "t1"]
+        assert progress[-1]["progress"] == progress[-1]["total"] == 48, progress[-3:]
+        after = messages[messages.index(answer):]
+        assert not any(m.get("method") == "notifications/progress" for m in after)
+    finally:
+        server.stop()
+
+
 def test_cancel_sends_no_response_and_leaves_no_file(tmp_path):
     (tmp_path / "keep.txt").write_text("mine")
     server = start(tmp_path, {"output": str(tmp_path / "h.mp4")},

@@ -2,6 +2,7 @@
 what each writes, and how frames are split into chunks."""
 
 import pytest
+import skia
 
 from supervisor.render.plan import RenderRefused, plan_render
 from tests.helpers.engine_projects import engine_with_comp
@@ -36,7 +37,8 @@ def test_a_short_sequence_gives_every_worker_two_chunks(tmp_path):
 
 def test_skip_existing_leaves_out_existing_frames_and_an_earlier_items_frames(tmp_path):
     engine = engine_with_comp(64, 36, frameRate=10, duration=1)
-    (tmp_path / "f_07.png").write_bytes(b"x")
+    skia.Surface(8, 8).makeImageSnapshot().save(str(tmp_path / "f_07.png"), skia.kPNG)
+    (tmp_path / "f_06.png").write_bytes(b"x")  # not a whole image: written again
     engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "f_[##].png"),
                                    "frames": "0-3"})
     engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / "f_[##].png"),

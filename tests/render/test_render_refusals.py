@@ -88,8 +88,11 @@ def test_skip_existing_video_is_skipped_whole(engine, tmp_path):
     (tmp_path / "v.gif").write_bytes(b"an older render")
     item = add(engine, "Main", tmp_path / "v.gif", skipExisting=True)
     report = engine.run("renderQueue.render", {})
-    assert report["items"] == [{"item": item, "status": "done", "output": str(tmp_path / "v.gif"),
-                                "skipped": True}]
+    [entry] = report["items"]
+    assert (entry["item"], entry["status"], entry["output"]) == (item, "done",
+                                                                 str(tmp_path / "v.gif"))
+    assert entry["skipped"] is True and entry["framesWritten"] == 0
+    assert entry["framesSkipped"] == 12
     assert (tmp_path / "v.gif").read_bytes() == b"an older render"
 
 

@@ -76,5 +76,7 @@ def test_a_chunk_that_kills_two_workers_fails_its_item_and_the_rest_render(tmp_p
         assert failed["item"] == doomed and failed["status"] == "failed"
         assert "killed by signal 9 (SIGKILL)" in failed["error"]
         assert "retry" in failed["error"]
-        assert done == {"item": fine, "status": "done", "output": str(tmp_path / "m_[##].png")}
+        assert (done["item"], done["status"], done["output"]) == (
+            fine, "done", str(tmp_path / "m_[##].png"))
+        assert failed["failedFrames"] and done["framesWritten"] == 6
         assert files_in(tmp_path) == {f"m_{n:02d}.png" for n in range(6)}

@@ -34,6 +34,9 @@ def fill_paint(fill: Any, opacity: float = 1.0) -> skia.Paint:
     if isinstance(fill, dict):
         paint = skia.Paint(AntiAlias=True)
         paint.setShader(gradient_shader(fill))
+        # Dithered: a gradient spread over more pixels than 8 bits have levels (a dark sky
+        # across 1920 px) would otherwise show flat bands that H.264 and GIF make worse.
+        paint.setDither(True)
         paint.setAlphaf(opacity)
         return paint
     return color_paint(fill, opacity)

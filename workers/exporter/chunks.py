@@ -50,14 +50,14 @@ def with_new_token(chunk: Chunk) -> Chunk:
     return replace(chunk, token=new_token())
 
 
-def chunk_paths(chunk: Chunk, fmt: str, output: str) -> list[str]:
-    """Every file `export_chunk` can create for this chunk: a sequence's frames and their
-    temporaries, or a video chunk's segment."""
+def chunk_paths(chunk: Chunk, fmt: str, output: str, start_number: int = 0) -> list[str]:
+    """Every file `export_chunk` can create for this chunk: a sequence's frames (numbered from
+    `start_number`) and their temporaries, or a video chunk's segment."""
     if not output_format(fmt).is_sequence:
         return [segment_path(output, chunk.first_index, chunk.token)]
     paths = []
     for number in chunk.frames:
-        final = frame_path(output, number)
+        final = frame_path(output, number, start_number)
         paths += [final, temporary_path(final, token=chunk.token)]
     return paths
 
@@ -92,17 +92,18 @@ def plan_chunks(frames: Iterable[int], fmt: str, parts: int, chunk_size: int | N
 def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output: str,
                  frame_rate, codec_options: dict | None, opened: OpenedFiles,
                  skip_existing: bool = False,
-                 on_frame: Callable[[int], None] | None = None) -> str | None:
+                 on_frame: Callable[[int], None] | None = None,
+                 start_number: int = 0) -> str | None:
     """Write one chunk's rendered frames (RGBA arrays, in chunk.frames order) to `output`
     (the item's pattern or video path, `[compName]` already filled in).
 
     A sequence's frames go straight to their files (returns None); a video chunk becomes a
     segment next to `output`, whose path is returned for `join_segments`, encoded with the
     chunk's key frame interval. `on_frame` gets the comp frame number after each frame is
-    written."""
+    written; a sequence's files are numbered from `start_number`."""
     if output_format(fmt).is_sequence:
         write_sequence(zip(chunk.frames, rendered), output, fmt, codec_options, opened,
-                       skip_existing, on_frame, chunk.token)
+                       skip_existing, on_frame, chunk.token, start_number)
         return None
     path = segment_path(output, chunk.first_index, chunk.token)
     numbers = chunk.frames

@@ -8,6 +8,11 @@ of a GIF into segments gives the same frames (see segments.py).
 A frame of 256 colours or fewer keeps them exactly. Otherwise colours are binned at 5 bits a
 channel (32768 bins) to keep the cut fast at 1080p (about 0.1 s a frame), and each palette
 entry is the mean of the true colours in its bins.
+
+With `dither` ("bayer"), a frame with more colours than that is binned after adding an 8x8
+ordered (Bayer) pattern one bin high, so a gradient's steps between palette colours are spread
+into a fine pattern instead of flat bands. The pattern is fixed to pixel positions, so a frame
+still depends on itself alone; flat graphics (256 colours or fewer) stay exact.
 """
 
 from __future__ import annotations
@@ -16,16 +21,34 @@ import numpy as np
 
 PALETTE_SIZE = 256
 _BITS = 5
+# The 8x8 Bayer matrix, thresholds from -0.5 to 0.5 of a bin.
+_BAYER = np.array([[0, 32, 8, 40, 2, 34, 10, 42], [48, 16, 56, 24, 50, 18, 58, 26],
+                   [12, 44, 4, 36, 14, 46, 6, 38], [60, 28, 52, 20, 62, 30, 54, 22],
+                   [3, 35, 11, 43, 1, 33, 9, 41], [51, 19, 59, 27, 49, 17, 57, 25],
+                   [15, 47, 7, 39, 13, 45, 5, 37], [63, 31, 55, 23, 61, 29, 53, 21]]
+                  ) / 64.0 - 0.5 + 1 / 128
 
 
-def quantize(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(indices height x width uint8, palette 256 x 4 uint8 in ARGB order, as PyAV's pal8
-    frames take it) for an RGB frame."""
+def _bin_keys(rgb: np.ndarray) -> np.ndarray:
     shift = 8 - _BITS
     r, g, b = (rgb[..., c] for c in range(3))
     keys = ((r >> shift).astype(np.int32) << (2 * _BITS)) | \
            ((g >> shift).astype(np.int32) << _BITS) | (b >> shift).astype(np.int32)
-    keys = keys.ravel()
+    return keys.ravel()
+
+
+def _ordered(rgb: np.ndarray) -> np.ndarray:
+    """`rgb` with the Bayer pattern added, one bin (8 levels) from its lowest to highest."""
+    height, width = rgb.shape[:2]
+    pattern = np.tile(_BAYER, (height // 8 + 1, width // 8 + 1))[:height, :width]
+    offset = pattern[..., None] * (1 << (8 - _BITS))
+    return np.clip(rgb + offset, 0, 255).astype(np.uint8)
+
+
+def quantize(rgb: np.ndarray, dither: str = "none") -> tuple[np.ndarray, np.ndarray]:
+    """(indices height x width uint8, palette 256 x 4 uint8 in ARGB order, as PyAV's pal8
+    frames take it) for an RGB frame; `dither` "none" or "bayer" (codecOptions dither)."""
+    keys = _bin_keys(rgb)
     bins = 1 << (3 * _BITS)
     counts = np.bincount(keys, minlength=bins)
     occupied = np.flatnonzero(counts)
@@ -33,6 +56,10 @@ def quantize(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         exact = _exact(rgb)
         if exact is not None:
             return exact
+    if dither == "bayer":
+        keys = _bin_keys(_ordered(rgb))
+        counts = np.bincount(keys, minlength=bins)
+        occupied = np.flatnonzero(counts)
     weights = counts[occupied].astype(np.float64)
     sums = np.stack([np.bincount(keys, weights=rgb[..., c].ravel(), minlength=bins)[occupied]
                      for c in range(3)], axis=1)

@@ -14,9 +14,10 @@ from typing import Callable, Iterable
 import av
 import numpy as np
 
-from protocol.model.output_formats import output_format
+from protocol.model.output_formats import format_for_extension, output_format
 from protocol.model.output_names import frame_path
 from workers.exporter.atomic_files import publish, temporary_path
+from workers.exporter.complete_frames import is_complete_frame
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.pixels import check_frame, video_frame
 from workers.exporter.video_encoders import CodecOptionError, allowed_options
@@ -79,32 +80,40 @@ def write_image(data: bytes, final_path: str, opened: OpenedFiles,
     publish(temporary, final_path, opened)
 
 
-def frames_to_write(pattern: str, frames: Iterable[int], skip_existing: bool) -> list[int]:
-    """The frames a sequence item still has to render: all of them, or with skipExisting
-    those whose final file does not exist (the others are neither rendered nor written)."""
+def frames_to_write(pattern: str, frames: Iterable[int], skip_existing: bool,
+                    fmt: str | None = None, start_number: int = 0) -> list[int]:
+    """The frames an item still has to render: all of them, or with skipExisting those whose
+    final file is not a complete image (the others are neither rendered nor written). `fmt`
+    defaults to the pattern's extension's; a video's one file is there or not. Files are
+    numbered from `start_number` (comp frame 0's file)."""
     if not skip_existing:
         return list(frames)
-    return [frame for frame in frames if not os.path.exists(frame_path(pattern, frame))]
+    fmt = fmt or format_for_extension(pattern)
+    if fmt is None or not output_format(fmt).is_sequence:
+        return [] if os.path.exists(pattern) else list(frames)
+    return [frame for frame in frames
+            if not is_complete_frame(frame_path(pattern, frame, start_number), fmt)]
 
 
 def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: str,
                    codec_options: dict | None = None, opened: OpenedFiles | None = None,
                    skip_existing: bool = False,
                    on_frame: Callable[[int], None] | None = None,
-                   token: str | None = None) -> list[str]:
+                   token: str | None = None, start_number: int = 0) -> list[str]:
     """Write (comp frame number, RGBA array) pairs to the files `pattern` names; returns
     the files written.
 
-    With skip_existing a frame whose file exists when its turn comes is not written (pass
+    With skip_existing a frame whose file is complete when its turn comes is not written (pass
     only `frames_to_write`'s frames to avoid rendering it at all). Raising from the frames
     iterator or from `on_frame` stops between frames; every file written so far is in
-    `opened`. `token` names the temporaries (see temporary_path)."""
+    `opened`. `token` names the temporaries (see temporary_path); files are numbered from
+    `start_number` (comp frame 0's file)."""
     opened = opened if opened is not None else OpenedFiles()
     encoder = None
     written = []
     for number, rgba in frames:
-        path = frame_path(pattern, number)
-        if skip_existing and os.path.exists(path):
+        path = frame_path(pattern, number, start_number)
+        if skip_existing and is_complete_frame(path, fmt):
             continue
         if encoder is None:
             check_frame(rgba)

@@ -18,9 +18,10 @@ import os
 
 import av
 
+from protocol.model.frame_rates import exact_frame_rate
 from workers.exporter.atomic_files import publish, temporary_path
 from workers.exporter.opened_files import OpenedFiles
-from workers.exporter.video_encoders import CONTAINERS, SEGMENT_CONTAINERS, exact_rate, stamp
+from workers.exporter.video_encoders import CONTAINERS, SEGMENT_CONTAINERS, stamp
 
 # WebM writes random segment and track ids unless told to be exact: the same render must make
 # the same file.
@@ -48,7 +49,7 @@ def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rat
     if not segment_paths:
         raise JoinError(f"no segments to join into {final_path}; render at least one frame")
     opened = opened if opened is not None else OpenedFiles()
-    rate = exact_rate(frame_rate)
+    rate = exact_frame_rate(frame_rate)
     opened.make_folders(final_path)
     temporary = opened.add(temporary_path(final_path))
     try:

@@ -52,10 +52,12 @@ def is_bt709(pix_fmt: str) -> bool:
     return pix_fmt.startswith("yuv") and not pix_fmt.startswith("yuvj")
 
 
-def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
-    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709)."""
+def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
+                dither: str = "none") -> av.VideoFrame:
+    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709); a GIF's
+    palette frame dithered as `dither` says ("none" or "bayer", gif_palette.py)."""
     if pix_fmt == "pal8":
-        return av.VideoFrame.from_ndarray(quantize(over_black(rgba)), format="pal8")
+        return av.VideoFrame.from_ndarray(quantize(over_black(rgba), dither), format="pal8")
     if keep_alpha or rgba[..., 3].min() == 255:
         # Opaque frames go to the converter as they are: it ignores alpha, and skipping the
         # RGB copy matters at 1080p.

@@ -170,7 +170,7 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                     raise SegmentError(f"the {fmt} encoder produced a different stream header "
                                        "after a restart, so its segments cannot be joined; "
                                        f"report this with the codecOptions {codec_options}")
-            frame = video_frame(rgba, setup.keep_alpha, setup.pix_fmt)
+            frame = video_frame(rgba, setup.keep_alpha, setup.pix_fmt, setup.dither)
             frame.pts = index
             frame.time_base = encoder.time_base
             drain(encoder.encode(frame))

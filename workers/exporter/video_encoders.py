@@ -21,6 +21,7 @@ from fractions import Fraction
 import av
 
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
+from protocol.model.frame_rates import exact_frame_rate
 from protocol.model.output_formats import OutputFormat, output_format
 from workers.exporter.pixels import BT709, is_bt709
 
@@ -59,17 +60,7 @@ class EncoderSetup:
     width: int
     height: int
     frame_rate: Fraction
-
-
-def exact_rate(frame_rate) -> Fraction:
-    """A comp's frame rate as an exact fraction (29.97 -> 2997/100), the video's time base
-    being its inverse, so a frame's timestamp is exactly its index."""
-    rate = Fraction(str(frame_rate)) if isinstance(frame_rate, float) else Fraction(frame_rate)
-    rate = rate.limit_denominator(1001)
-    if rate <= 0:
-        raise ValueError(f"frame rate {frame_rate} is not above zero; a comp needs a positive "
-                         "frame rate to be rendered")
-    return rate
+    dither: str = "none"  # a GIF's palette dithering: "none" or "bayer" (gif_palette.py)
 
 
 def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
@@ -95,6 +86,7 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
     options = {**spec.default_codec_options, **allowed_options(fmt, codec_options)}
     pix_fmt = options.pop("pix_fmt", None)
     keep_alpha = False
+    dither = "none"
     codec_tag = CODEC_TAGS.get(fmt)
     if fmt in ("h264", "hevc"):
         # 4:2:0 needs even sizes; refusing here beats an encoder error in every worker.
@@ -127,8 +119,9 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         # frame does not depend on the segment before it and segments join by plain copy.
         options["gifflags"] = "-offsetting-transdiff"
         options["global_palette"] = "0"
+        dither = options.pop("dither", "none")  # ours: how frames are cut to their palette
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
-                        width, height, exact_rate(frame_rate))
+                        width, height, exact_frame_rate(frame_rate), dither)
 
 
 def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,

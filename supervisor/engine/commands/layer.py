@@ -16,6 +16,7 @@ from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, FOOTAGE_TYP
                                    LATER_ATTRIBUTES, LAYER_TYPES, REQUIRED_CONTENT, SHAPE_EXTRAS,
                                    TRANSFORM, content_box, default_content, new_layer)
 from protocol.model.numbers import is_number
+from protocol.model.reparenting import keep_on_screen
 from protocol.model.values import check_value
 from supervisor.engine.commands.footage import article, check_shown_by, import_footage
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
@@ -44,6 +45,10 @@ ATTRIBUTE_PARAMS = {
     "autoOrient": {"type": "boolean", "description": "turn the layer along its position's "
                    "motion path (added to its rotation)"},
 }
+KEEP_TRANSFORM = {"type": "boolean", "description": "with parent: true (default) converts the "
+                  "layer's position, rotation and scale into the new parent's space at the "
+                  "layer's in point, so it stays where it is on screen (After Effects' parent "
+                  "setter); false keeps the values, and the layer jumps"}
 TRANSFORM_PARAMS = {
     "anchor": described(VEC2, "[x, y] in the layer's own coordinates (default: the center of its "
                               "content)"),
@@ -191,9 +196,11 @@ def layer_add(engine, params, work):
          "Change a layer's attributes (name, enabled, inPoint, outPoint, startTime, parent, "
          "blendMode, trackMatte, autoOrient), its transform as static values (anchor, "
          "position, scale, rotation, opacity: an animated one loses its keys; use prop.addKey "
-         "to animate), or its type's own params (color, text, size, fill, ...).",
+         "to animate), or its type's own params (color, text, size, fill, ...). A new parent "
+         "keeps the layer where it is on screen (its transform is converted into the parent's "
+         "space); keepTransform: false keeps the values and lets it jump.",
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
-          **CONTENT_PARAMS},
+          **CONTENT_PARAMS, "keepTransform": KEEP_TRANSFORM},
          required=("comp", "layer"))
 def layer_set(engine, params, work):
     doc = engine.doc
@@ -207,6 +214,10 @@ def layer_set(engine, params, work):
     layer["content"].update(given)
     if "anchor" not in params and layer["type"] == "text":
         _follow_box(doc, layer, box_before)
+    if "parent" in params and params.get("keepTransform", True):
+        parent = _parent_id(comp, layer, params["parent"])
+        if parent != layer["parent"]:
+            keep_on_screen(comp, layer, parent)  # before the call's own transform values
     apply_params(doc, comp, layer, params)
     if layer["type"] == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "

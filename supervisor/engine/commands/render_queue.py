@@ -13,10 +13,11 @@ import os
 
 from protocol.model.codec_options import (CodecOptionRefused, accepted_options,
                                           check_audio_options, check_codec_options)
-from protocol.model.document import ITEM_AUDIO_KEYS, new_queue_item
+from protocol.model.document import ITEM_AUDIO_KEYS, ITEM_OPTIONS, new_queue_item
 from protocol.model.frame_spec import frame_ranges
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
+from protocol.model.values import check_value
 from protocol.model.output_names import (OutputNameError, format_for_output, output_for_new_item,
                                    resolve_output, unknown_fields)
 from protocol.model.template_params import (ParamError, TargetError, find_param, item_fields,
@@ -34,9 +35,15 @@ ITEM_PARAMS = {
                         "saved project's folder)"),
     "format": {"type": "string", "enum": list(FORMATS), "description": "default: from the "
                "output's extension, else h264"},
-    "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A- or a "
+    "frames": {"type": ["string", "null"], "description": "comp frames from 0: N, A-B, A-, "
+               "A-BxS (every Sth frame, 0-100x5) or a "
                "comma list (0-29,60); null or absent: the whole comp"},
-    "skipExisting": {"type": "boolean", "description": "leave frames whose file exists"},
+    "skipExisting": {"type": "boolean", "description": "leave frames whose file is a whole "
+                     "image; a video resumes from the segments an earlier render left"},
+    "startNumber": {"type": "integer", "minimum": 0, "description": "a sequence's file "
+                    "number for comp frame 0 (1001: frame 0 is [####] 1001); default 0"},
+    "resume": {"type": "boolean", "description": "a video takes the finished segments an "
+               "earlier render of it left (failed, stopped or lost), rendering only the rest"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
                      'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
     "audio": {"type": ["boolean", "null"], "description": "carry the comp's sound (default, "
@@ -128,6 +135,20 @@ def _codec_options(options, format: str, owner: str) -> dict:
     return options or {}
 
 
+def _set_options(item: dict, params: dict) -> None:
+    """Store the optional item keys the params give (document.py's ITEM_OPTIONS)."""
+    for key, kind in ITEM_OPTIONS.items():
+        if key in params:
+            try:
+                item[key] = check_value(kind, params[key])
+            except ValueError as error:
+                raise CommandError(f"{key}: {error}.") from None
+    if item.get("startNumber") and not FORMATS[item["format"]].is_sequence:
+        raise CommandError(f"startNumber numbers the files of an image sequence, but "
+                           f"{item['format']} writes one video file; leave it out, or choose "
+                           "png or jpeg.")
+
+
 @command("renderQueue.add", "Queue a render",
          "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
          "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, encoder options, "
@@ -147,6 +168,7 @@ def queue_add(engine, params, work):
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
                           params.get("skipExisting", False), options, audio)
+    _set_options(item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
     _check_output_fields(engine, output, item)
@@ -182,6 +204,7 @@ def queue_set(engine, params, work):
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
     if "skipExisting" in params:
         item["skipExisting"] = params["skipExisting"]
+    _set_options(item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
     if "params" in params or "output" in params:
@@ -228,6 +251,7 @@ def queue_duplicate(engine, params, work):
                            original["codecOptions"], original)
     if "params" in original:
         copy_["params"] = copy.deepcopy(original["params"])
+    copy_.update({key: original[key] for key in ITEM_OPTIONS if key in original})
     doc["renderQueue"].insert(doc["renderQueue"].index(original) + 1, copy_)
     return {"item": copy_["id"], "output": copy_["output"],
             "index": doc["renderQueue"].index(copy_) + 1}

@@ -14,9 +14,11 @@ import collections
 import json
 import threading
 
+from protocol.model.keyframes import frame_time
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import JobFailed
+from supervisor.render.frame_choice import chosen_frame
 from supervisor.render.preview_jobs import draw_preview, why_not_drawn
 from supervisor.mcp.tools.registry import ToolError, ToolResult, tool
 from protocol.cancel import Cancelled
@@ -55,12 +57,16 @@ def _cache(session) -> PreviewCache:
 
 @tool("render_preview", "Preview a frame",
       "Render one frame of a comp and return it as a PNG image, with its comp, time, frame "
-      "number and size as JSON. max_side limits the longer side (default 960; 0 = full size). "
-      "To see motion, render_filmstrip shows many frames in one image. Example: "
-      "{\"comp\": \"Main\", \"time\": 1.5}.",
+      "number and size as JSON: the frame a render writes, chosen by frame number or by a "
+      "time (floored to the frame showing then). max_side limits the longer side (default "
+      "960; 0 = full size). To see motion, render_filmstrip shows many frames in one image. "
+      "Example: {\"comp\": \"Main\", \"time\": 1.5}.",
       {"comp": {"type": ["string", "integer"],
                 "description": "comp id or name (default: the first comp)"},
-       "time": {"type": "number", "minimum": 0, "description": "comp time in seconds"},
+       "time": {"type": "number", "minimum": 0,
+                "description": "comp time in seconds, floored to its frame"},
+       "frame": {"type": "integer", "minimum": 0,
+                 "description": "comp frame number, from 0 (instead of time)"},
        "max_side": {"type": "integer", "minimum": 0},
        "transparent": {"type": "boolean", "description": "leave the background out"}},
       read_only=True, idempotent=True)
@@ -73,13 +79,13 @@ def render_preview(args, ctx):
         raise ToolError("The project has no comps yet; create one with comp.new first.")
     try:
         comp = find_comp(document, args["comp"]) if "comp" in args else document["comps"][0]
+        frame = chosen_frame(comp, args.get("time"), args.get("frame"))
     except CommandError as exc:
         raise ToolError(str(exc)) from None
-    time = float(args.get("time", 0.0))
-    frame = int(round(time * comp["frameRate"]))
+    time = frame_time(frame, comp["frameRate"])
     max_side = args.get("max_side", DEFAULT_MAX_SIDE)
     transparent = bool(args.get("transparent", False))
-    key = (snapshot_id, comp["id"], time, max_side, transparent)
+    key = (snapshot_id, comp["id"], frame, max_side, transparent)
     cache = _cache(ctx.session)
     value = cache.get(key)
     if value is None:
