@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from protocol.model.audio import item_has_sound, sample_rate
+from protocol.model.frame_rates import exact_frame_rate
 from workers.exporter.atomic_files import new_token
 from workers.exporter.sound_tracks import sound_track_path
-from workers.exporter.video_encoders import exact_rate
 
 
 @dataclass
@@ -48,7 +48,7 @@ def plan_sound(document: dict, item: dict, comp: dict, frames: list[int]) -> Sou
 def frame_spans(frames: list[int], frame_rate, rate: int) -> list[tuple[int, int]]:
     """For frames in output order, the comp samples each run of consecutive frames covers:
     [first sample, count], the counts adding up to the item's duration in samples."""
-    per_frame = Fraction(rate) / exact_rate(frame_rate)
+    per_frame = Fraction(rate) / exact_frame_rate(frame_rate)
 
     def at(frame: int) -> int:
         return round(frame * per_frame)
