@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from collections import OrderedDict
 
 import numpy as np
@@ -61,7 +62,8 @@ class StillLayers:
         self._declined: OrderedDict = OrderedDict()
         self.restores = 0  # frames that put a kept run back (for benchmarks and tests)
         self.restores_in_part = 0  # of them, those that put back only boxes
-        # id(array) -> (array, key, damage) of the last frame drawn into it (see record)
+        # id(array) -> (weak reference to the array, key, damage) of the last frame drawn
+        # into it (see record)
         self._last: OrderedDict = OrderedDict()
 
     def restore(self, key: tuple, pixels: np.ndarray, boxes: list | None = None) -> list | None:
@@ -85,8 +87,10 @@ class StillLayers:
         boxes, FULL for anywhere); `key` None for a frame that cannot be built on."""
         self._last.pop(id(pixels), None)
         if key is not None and damage is not None:
-            # The array is held with its record, so its id cannot name another array.
-            self._last[id(pixels)] = (pixels, key, damage)
+            # The array is referred to weakly: holding it would keep a surface frame.py freed
+            # (four huge previews' surfaces, half a GB idle); a dead reference tells an array
+            # made later under the same id from this one.
+            self._last[id(pixels)] = (weakref.ref(pixels), key, damage)
             while len(self._last) > MAX_RECORDS:
                 self._last.popitem(last=False)
 
@@ -94,7 +98,7 @@ class StillLayers:
         """The boxes (rows and columns, clipped to the frame) the last frame drawn into
         `pixels` drew over the run under `key`, if it was drawn over that run; else None."""
         last = self._last.get(id(pixels))
-        if last is None or last[0] is not pixels or last[1] != key or FULL in last[2]:
+        if last is None or last[0]() is not pixels or last[1] != key or FULL in last[2]:
             return None
         height, width = pixels.shape[:2]
         boxes = []
