@@ -94,10 +94,12 @@ def percentile(values: list[float], q: float) -> float:
 
 def read_latency_under_shells(command, folder, path, reads) -> dict:
     driver = Driver(command, folder)
+    shells: list = []
     try:
         for _ in range(8):
             driver.call("shell", {"command": "sleep 60", "timeout": 120})
         time.sleep(1.0)
+        shells = psutil.Process(driver.process.pid).children(recursive=True)
         latencies = []
         for _ in range(reads):
             sent = time.perf_counter()
@@ -108,7 +110,7 @@ def read_latency_under_shells(command, folder, path, reads) -> dict:
                 "p99_ms": round(percentile(latencies, 0.99), 3)}
     finally:
         driver.close()
-        kill_leftover("sleep 60")
+        kill_leftover(shells)
 
 
 def pipelined_throughput(command, folder, path, count) -> float:
@@ -154,6 +156,7 @@ def noop_round_trip(rounds: int) -> dict:
 def cancel_to_tree_gone(command, folder) -> dict:
     driver = Driver(command, folder)
     marker = "sleep 77.7"
+    tree: list = []
     try:
         request_id = driver.call("shell", {"command": f"trap '' TERM; {marker}"})
         tree = wait_for(marker)
@@ -165,12 +168,13 @@ def cancel_to_tree_gone(command, folder) -> dict:
                 "tree_gone": gone}
     finally:
         driver.close()
-        kill_leftover(marker)
+        kill_leftover(tree)
 
 
 def eof_to_exit(command, folder) -> dict:
     driver = Driver(command, folder)
     marker = "sleep 88.8"
+    tree: list = []
     try:
         driver.call("shell", {"command": f"trap '' TERM; {marker}"})
         tree = wait_for(marker)
@@ -185,14 +189,16 @@ def eof_to_exit(command, folder) -> dict:
         return {"exit_ms": round(exited, 1) if exited else None, "shell_gone": gone}
     finally:
         driver.close()
-        kill_leftover(marker)
+        kill_leftover(tree)
 
 
 def wait_for(marker: str, timeout: float = 10) -> list:
+    """This run's shell: the processes under this one whose command line holds `marker` (never
+    another user's processes that happen to match)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = [p for p in psutil.process_iter(["cmdline"])
-                 if marker in " ".join(p.info["cmdline"] or [])]
+        found = [p for p in psutil.Process().children(recursive=True)
+                 if marker in " ".join(_cmdline(p))]
         if found:
             return found
         time.sleep(0.01)
@@ -208,13 +214,22 @@ def wait_gone(processes: list, timeout: float) -> bool:
     return False
 
 
-def kill_leftover(marker: str) -> None:
-    for process in psutil.process_iter(["cmdline"]):
-        if marker in " ".join(process.info["cmdline"] or []):
-            try:
+def _cmdline(process: psutil.Process) -> list:
+    try:
+        return process.cmdline()
+    except psutil.Error:
+        return []
+
+
+def kill_leftover(processes: list) -> None:
+    """Kill what this run started and left running (by process, never by a name that other
+    processes on a shared machine could match)."""
+    for process in processes:
+        try:
+            if process.is_running():
                 process.kill()
-            except psutil.Error:
-                pass
+        except psutil.Error:
+            pass
 
 
 def main() -> None:

@@ -1,7 +1,9 @@
 """A worker's end of its private socket: whole frames out under one lock, frames in.
 
-Only this process writes to its end, and only through `send`, whose lock keeps the job thread,
-the heartbeat thread and the log handler from interleaving bytes of two frames.
+Only this process writes to its end, and only through `send`, whose lock keeps the job's
+thread, the heartbeat thread and the log handler from interleaving bytes of two frames. Only
+the worker's one main thread reads: between jobs (`receive`), and while a job runs, when the
+job looks for a cancel (`take_waiting`).
 """
 
 from __future__ import annotations
@@ -38,3 +40,23 @@ class Channel:
                 return None
             self._pending.extend(self._reader.feed(data))
         return self._pending.pop(0)
+
+    def take_waiting(self, kind: str) -> list[dict] | None:
+        """Frames of `kind` that have arrived, read without waiting (other frames stay for
+        `receive`); None when the supervisor closed its end."""
+        while True:
+            try:
+                data = self._sock.recv(1 << 20, socket.MSG_DONTWAIT)
+            except (BlockingIOError, InterruptedError):
+                break
+            if not data:
+                return None
+            self._pending.extend(self._reader.feed(data))
+        taken = [frame for frame in self._pending if frame["kind"] == kind]
+        if taken:
+            self._pending = [frame for frame in self._pending if frame["kind"] != kind]
+        return taken
+
+    def fileno(self) -> int:
+        """The socket, for a task that waits on other things too (readable: frames came)."""
+        return self._sock.fileno()

@@ -1,9 +1,10 @@
 """The `render_chunk` task: render one chunk of a queue item's frames and export them.
 
 The supervisor plans the chunk (workers/exporter/chunks.py) and records every file it can
-create before sending it here; this task draws each frame with the compositor into one reused
-array, hands it to the exporter (frames to their files, or a video segment), and reports each
-written frame as progress. It checks for cancellation before every frame, so a cancel stops
+create before sending it here; this task draws each frame with the compositor, from the
+snapshot's render plan (prepared for the chunk's frames at once), into one reused array, hands
+it to the exporter (frames to their files, or a video segment), and reports each written frame
+as progress. It checks for cancellation before every frame, so a cancel stops
 the worker at its next frame; on cancel or failure it removes what it created itself, and the
 supervisor's record covers a worker killed before it could.
 
@@ -20,7 +21,7 @@ from workers.compositor import render_frame
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
 from workers.render_tasks import FOOTAGE
-from workers.snapshots import document_for
+from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
 
 
@@ -43,13 +44,16 @@ def render_chunk(job):
     rate = comp["frameRate"]
     missing: set[str] = set()
     buffer: list[np.ndarray] = []
+    # One plan per snapshot and comp, its matrices and opacities evaluated for the whole chunk.
+    plan = plan_for(spec, comp["id"], FOOTAGE)
+    plan.prepare([frame_time(number, rate) for number in chunk.frames], reused_out=True)
 
     def rendered():
         for number in chunk.frames:
             job.cancel.check()
             frame = render_frame(document, comp["id"], frame_time(number, rate),
                                  footage=FOOTAGE, scale=scale, transparent=transparent,
-                                 out=buffer[0] if buffer else None)
+                                 out=buffer[0] if buffer else None, plan=plan)
             if not buffer:
                 # One array for the whole chunk: each frame is encoded before the next is drawn.
                 buffer.append(frame.pixels)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import skia
 
 from workers.compositor import FootageCache, render_frame
-from workers.snapshots import document_for
+from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
 
 # One per worker process: decoded stills and open video decoders survive from job to job.
@@ -32,8 +32,10 @@ def preview(job):
         raise TaskError(f"the project has no comp {spec['comp']!r}")
     scale = preview_scale(comp["width"], comp["height"], spec.get("max_side", 960))
     try:
+        # The snapshot's plan: previews of one revision compile it once.
         frame = render_frame(document, comp["id"], spec["time"], footage=FOOTAGE, scale=scale,
-                             transparent=bool(spec.get("transparent")))
+                             transparent=bool(spec.get("transparent")),
+                             plan=plan_for(spec, comp["id"], FOOTAGE))
     except (LookupError, ValueError) as exc:
         raise TaskError(str(exc)) from None
     return {"png": encode_png(frame.pixels), "width": frame.pixels.shape[1],

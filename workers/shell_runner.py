@@ -126,9 +126,11 @@ DRAIN_AFTER_EXIT = 0.2
 
 def _stream(process: subprocess.Popen, job, status: SandboxStatus | None,
             status_fd: int | None) -> None:
-    """Forward output until both pipes close, or until DRAIN_AFTER_EXIT after the command exits,
-    and feed bwrap's status to `status`. The command's exit is watched through a pidfd, so
-    nothing here wakes up just to poll."""
+    """Forward output until both pipes close and the command exits, or until DRAIN_AFTER_EXIT
+    after it exits, and feed bwrap's status to `status`. The command's exit is watched through
+    a pidfd and a cancel through the worker's socket, so nothing here wakes up just to poll; a
+    command that closed its output is still waited on here, not in process.wait, where no
+    cancel would reach it."""
     selector = selectors.DefaultSelector()
     selector.register(process.stdout, selectors.EVENT_READ, "stdout")
     selector.register(process.stderr, selectors.EVENT_READ, "stderr")
@@ -136,16 +138,23 @@ def _stream(process: subprocess.Popen, job, status: SandboxStatus | None,
         selector.register(status_fd, selectors.EVENT_READ, "status")
     exit_fd = os.pidfd_open(process.pid)
     selector.register(exit_fd, selectors.EVENT_READ, "exit")
+    # A cancel frame wakes the wait: the job takes it, and its scope SIGTERMs the group.
+    selector.register(job.cancel_fd(), selectors.EVENT_READ, "cancel")
     open_streams = 2
+    exited = False
     drain_until = None
     try:
-        while open_streams:
+        while open_streams or not exited:
             timeout = None if drain_until is None else drain_until - time.monotonic()
             if timeout is not None and timeout <= 0:
                 break
             for key, _ in selector.select(timeout):
+                if key.data == "cancel":
+                    job.listen()
+                    continue
                 if key.data == "exit":
                     selector.unregister(exit_fd)
+                    exited = True
                     drain_until = time.monotonic() + DRAIN_AFTER_EXIT
                     continue
                 fd = key.fd

@@ -1,13 +1,18 @@
 """The loop inside every worker process.
 
-    supervisor ──job/cancel──► whichever of two threads holds `reading`
-                                   │ reads a job: lets go of `reading`, runs TASKS[task](job)
-                                   └ the other thread takes `reading` and watches for cancels
+    supervisor ──job/cancel──► the main thread: reads a job, runs TASKS[task](job),
+                               answers, reads the next; while a job runs, the job itself
+                               takes the cancels that came for it (workers/job.py: at each
+                               check, and whenever the socket is readable for a task that
+                               waits on it)
                ◄──ready/progress/heartbeat/log/result/error── Channel.send (one lock)
 
-There is always a thread reading, so a cancel reaches a running job at once; the heartbeat
-thread beats while a job runs, so the supervisor can tell a long job from a wedged one. The
-worker exits when the supervisor closes its end of the socket.
+One thread reads and runs, so a job starts the moment its frame is read, with no other thread
+woken to take over reading and then competing with it for the interpreter (a thread handoff
+cost more than a whole no-op job). The heartbeat thread beats while a job runs, on its own
+clock, so the supervisor can tell a long job from a wedged one; a job that never checks its
+scope is still stopped, by the supervisor's kill after the teardown grace. The worker exits
+when the supervisor closes its end of the socket.
 Never import supervisor code here: arrows go supervisor → workers, not back.
 """
 
@@ -36,7 +41,7 @@ PR_SET_CHILD_SUBREAPER = 36
 M_ARENA_MAX = -8  # glibc's mallopt parameter number
 # glibc gives each thread that allocates its own malloc arena, up to 8 per core, each reserving
 # 64 MiB of address space: on a many-core machine, arenas alone could fill the memory limit
-# without a byte of it used. Four keep the job thread, the reader and an encoder's threads off
+# without a byte of it used. Four keep the job, the heartbeat and an encoder's threads off
 # each other's locks; more buys nothing a worker that renders one frame at a time can use.
 MALLOC_ARENAS = 4
 
@@ -125,8 +130,11 @@ def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...],
         become_subreaper()
     state = WorkerState(channel)
     channel.send({"kind": frames.READY, "pid": os.getpid()})
-    threading.Thread(target=_take_turns, args=(state,), daemon=True, name="turns").start()
-    _take_turns(state)
+    while True:
+        job = _read_until_job(state)
+        if job is None:
+            os._exit(0)  # the supervisor closed its end
+        _run(job, state)
 
 
 class WorkerState:
@@ -134,24 +142,6 @@ class WorkerState:
         self.channel = channel
         self.heart = Heart(channel)
         self.current: dict[int, Job] = {}
-        # Whoever holds this reads the socket; the other thread runs the job it read last.
-        self.reading = threading.Lock()
-
-
-def _take_turns(state: WorkerState) -> None:
-    """Two threads run this and swap roles: one reads frames (so a cancel is seen at once while
-    a job runs), the other runs the job the reader found. The thread that reads a job runs it
-    itself and lets the other take over reading, so a job starts without waiting on a thread
-    handoff; only the lock release, which does not block, lies on its path."""
-    try:
-        while True:
-            with state.reading:
-                job = _read_until_job(state)
-            if job is None:
-                os._exit(0)  # the supervisor closed its end
-            _run(job, state)
-    except OSError:  # the supervisor is gone; so are we
-        os._exit(0)
 
 
 def _read_until_job(state: WorkerState) -> Job | None:
@@ -160,13 +150,26 @@ def _read_until_job(state: WorkerState) -> Job | None:
         if frame is None:
             return None
         if frame["kind"] == frames.JOB:
-            job = Job(frame["id"], frame["task"], frame.get("payload"), state.channel)
+            job = Job(frame["id"], frame["task"], frame.get("payload"), state.channel,
+                      listen=lambda: _listen(state))
             state.current[job.id] = job
             return job
-        if frame["kind"] == frames.CANCEL:
-            job = state.current.get(frame["id"])
-            if job is not None:
-                job.cancel.cancel()
+        # A cancel for a job that has finished (it crossed the answer): nothing to stop.
+
+
+def _listen(state: WorkerState) -> None:
+    """Cancel the running jobs whose cancel frames have come (the job's own scope calls this,
+    in the job's thread: workers/job.py)."""
+    try:
+        cancels = state.channel.take_waiting(frames.CANCEL)
+    except (OSError, FrameError):
+        cancels = None
+    if cancels is None:
+        os._exit(0)  # the supervisor closed its end, or broke it: nobody is left to answer
+    for frame in cancels:
+        job = state.current.get(frame["id"])
+        if job is not None:
+            job.cancel.cancel()
 
 
 def _run(job: Job, state: WorkerState) -> None:

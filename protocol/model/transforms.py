@@ -28,8 +28,10 @@ MAX_PARENT_DEPTH = 256
 
 
 def multiply(a: Matrix, b: Matrix) -> Matrix:
-    return tuple(tuple(sum(a[r][k] * b[k][c] for k in range(3)) for c in range(3))
-                 for r in range(3))  # type: ignore[return-value]
+    # Summed left to right, written out: the render plan (workers/compositor/matrix_tables.py)
+    # composes whole chunks of these with numpy in this very order, and must get the same bits.
+    return tuple(tuple(a[r][0] * b[0][c] + a[r][1] * b[1][c] + a[r][2] * b[2][c]
+                       for c in range(3)) for r in range(3))  # type: ignore[return-value]
 
 
 def translation(x: float, y: float) -> Matrix:

@@ -1,9 +1,12 @@
-"""The peer for scripts/bench_render.py: the bench comp drawn by a plain Skia loop, with no
-document, no keyframes and no compositor, as fast as straightforward skia-python gets.
+"""The peer for scripts/bench_render.py and scripts/bench_layers.py: the bench comp, and comps
+of many moving solids, drawn by a plain Skia loop, with no document, no keyframes and no
+compositor, as fast as straightforward skia-python gets.
 
-It draws the same things from the same constants (examples/bench_project.py) and reads each
-frame back into one preallocated array, so the ratio of the compositor's frame rate to this one
-is the cost of the compositor itself.
+It draws the same things from the same constants (examples/bench_project.py,
+scripts/layer_scenes.py) and reads each frame back into one preallocated array, so the ratio of
+the compositor's frame rate to this one is the cost of the compositor itself. `solids_loop`
+can also encode each frame to a JPEG file with PyAV, as a render worker's exporter does
+(FFmpeg's mjpeg, full-range 4:4:4, quality 2).
 
     /work/venv/bin/python scripts/peers/plain_skia_reference.py
 """
@@ -14,6 +17,7 @@ import json
 import os
 import sys
 import time
+from fractions import Fraction
 
 import numpy as np
 import rendercv_fonts
@@ -21,8 +25,11 @@ import skia
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
+import av  # noqa: E402
 import bench_project as bench  # noqa: E402
+import layer_scenes as scenes  # noqa: E402
 
 ROBOTO = os.path.join(os.path.dirname(rendercv_fonts.__file__), "Roboto", "Roboto-Regular.ttf")
 
@@ -73,6 +80,47 @@ def render_loop(frames: int) -> float:
         ty = _lerp(bench.TEXT_FROM[1], bench.TEXT_TO[1], progress)
         canvas.drawTextBlob(blob, bench.TEXT_FROM[0] - text_width / 2, ty, text_paint)
         surface.readPixels(pixmap)
+    return time.perf_counter() - started
+
+
+def solids_loop(count: int, frames: int, folder: str | None = None) -> float:
+    """Draw `frames` frames of scripts/layer_scenes.solids(count) (and, with `folder`, encode
+    each to a JPEG file there); the seconds it took."""
+    width, height = scenes.WIDTH, scenes.HEIGHT
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+    surface = skia.Surface.MakeRaster(info)
+    canvas = surface.getCanvas()
+    out = np.empty((height, width, 4), np.uint8)
+    pixmap = skia.Pixmap(info, out, width * 4)
+    w, h = scenes.SOLID_SIZE
+    rect = skia.Rect.MakeXYWH(-w / 2, -h / 2, w, h)
+    layers = [(motion, skia.Paint(AntiAlias=True, Color4f=skia.Color4f(*motion.color)))
+              for motion in scenes.motions(count)]
+    background = skia.Color4f(*scenes.BACKGROUND)
+    encoder = None
+    if folder is not None:
+        encoder = av.CodecContext.create("mjpeg", "w")
+        encoder.width, encoder.height, encoder.pix_fmt = width, height, "yuvj444p"
+        encoder.time_base = Fraction(1, scenes.FPS)
+        encoder.options = {"qmin": "2", "qmax": "2"}
+        encoder.open()
+    started = time.perf_counter()
+    for frame in range(frames):
+        progress = frame / scenes.FPS / scenes.DURATION
+        canvas.clear(background)
+        for motion, paint in layers:
+            (x0, y0), (x1, y1) = motion.start, motion.end
+            canvas.save()
+            canvas.translate(_lerp(x0, x1, progress), _lerp(y0, y1, progress))
+            canvas.rotate(motion.turn * progress)
+            canvas.drawRect(rect, paint)
+            canvas.restore()
+        surface.readPixels(pixmap)
+        if encoder is not None:
+            picture = av.VideoFrame.from_ndarray(out, format="rgba").reformat(format="yuvj444p")
+            data = b"".join(bytes(packet) for packet in encoder.encode(picture))
+            with open(os.path.join(folder, f"frame{frame:04d}.jpg"), "wb") as handle:
+                handle.write(data)
     return time.perf_counter() - started
 
 

@@ -164,3 +164,42 @@ def test_a_preview_outside_the_comp_is_refused_in_one_sentence(server, tmp_path)
         assert "Traceback" not in text
     both = server.wait_for(server.call("render_preview", {"time": 1, "frame": 30}))
     assert both["result"]["isError"] and "a time or a frame" in both["result"]["content"][0]["text"]
+
+
+def test_previews_after_prop_set_show_the_edit(server):
+    """The preview worker keeps one render plan per snapshot and comp (its layers' values
+    resolved, their matrices evaluated, the still strip below kept as pixels): an edit makes a
+    new snapshot, whose previews must show it, not the plan or the pixels kept before it."""
+    steps = [
+        *BUILD[:1],
+        {"id": "layer.add", "params": {"comp": "$0.comp", "type": "solid", "name": "Strip",
+                                       "color": "#0000ff", "width": 320, "height": 20}},
+        {"id": "prop.set", "params": {"comp": "$0.comp", "layer": "Strip",
+                                      "path": "transform.position", "value": [160, 170]}},
+        {"id": "layer.add", "params": {"comp": "$0.comp", "type": "solid", "name": "Box",
+                                       "color": "#ff0000", "width": 40, "height": 40}},
+        {"id": "prop.set", "params": {"comp": "$0.comp", "layer": "Box",
+                                      "path": "transform.position", "value": {"keys": [
+                                          {"time": 0, "value": [40, 90]},
+                                          {"time": 2, "value": [280, 90]}]}}},
+    ]
+    assert server.run("command_batch", {"steps": steps})["structuredContent"]["failed"] == 0
+
+    def preview(time):
+        return decode_png(server.run("render_preview", {"time": time, "max_side": 0})
+                          ["content"][0]["data"])[..., :3].tolist()
+
+    for time in (0.5, 1.5, 1.0):  # the plan compiled, the still strip drawn, timed and kept
+        before = preview(time)
+    assert before[90][160] == [255, 0, 0] and before[170][10] == [0, 0, 255]
+
+    server.run("command_run", {"id": "prop.set", "params": {
+        "comp": "Main", "layer": "Box", "path": "transform.position", "value": [60, 40]}})
+    moved = preview(1.0)
+    assert moved[40][60] == [255, 0, 0] and moved[90][160] == [0, 0, 0]
+
+    server.run("command_run", {"id": "prop.set", "params": {
+        "comp": "Main", "layer": "Strip", "path": "color", "value": "#00ff00"}})
+    for time in (0.5, 1.5):
+        recolored = preview(time)
+        assert recolored[170][10] == [0, 255, 0] and recolored[40][60] == [255, 0, 0]

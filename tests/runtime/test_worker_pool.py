@@ -79,6 +79,24 @@ def test_a_cancelled_job_stops_cooperatively_and_the_worker_is_kept(pool):
     pool.release(worker)
 
 
+def test_a_cancelled_shell_whose_command_closed_its_output_is_stopped_by_the_worker(pool):
+    """With its pipes closed the shell task waits on the command's exit alone, and must still
+    hear the cancel: its SIGTERM to the group stops the command, the worker answers and is
+    kept, rather than killed with the tree after the teardown grace."""
+    cancel = Cancel()
+    threading.Timer(0.5, cancel.cancel).start()
+    worker = pool.acquire("shell")
+    started = time.monotonic()
+    with pytest.raises(JobFailed) as failure:
+        pool.run("shell", "shell", {"command": "exec >/dev/null 2>&1; sleep 30"},
+                 cancel=cancel, worker=worker)
+    assert failure.value.reason == "cancelled"
+    assert time.monotonic() - started < 5
+    assert worker.alive
+    assert pool.run("shell", "noop", 1, worker=worker) == 1
+    pool.release(worker)
+
+
 def test_a_job_timeout_is_reported_as_timeout(pool):
     with pytest.raises(JobFailed) as failure:
         pool.run("render", "sleep", {"seconds": 30},

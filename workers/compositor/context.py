@@ -21,7 +21,7 @@ MAX_PRECOMP_DEPTH = 16
 class RenderContext:
     document: dict
     footage_cache: FootageCache
-    # draw_comp(canvas, ctx, comp, time): how a comp's layers are drawn (comp.draw_layers),
+    # draw_comp(canvas, ctx, comp, time): how a comp's layers are drawn (its render plan),
     # handed down so a precomp layer can draw its comp without importing the compositing that
     # draws it (which would make the two modules need each other).
     draw_comp: Callable

@@ -1,8 +1,13 @@
 """The compositor's entry: one comp of a document snapshot, at one time, as straight RGBA.
 
-    render_frame(document, comp_id, time, *, footage=None, scale=1.0) -> RenderedFrame
+    render_frame(document, comp_id, time, *, footage=None, scale=1.0, plan=None)
+        -> RenderedFrame
     render_to_surface(...) -> (skia.Surface, missing)   # no readback, for callers that encode
                                                          # or scale with Skia themselves
+
+A frame is drawn from a render plan (render_plan.py): a job that draws many frames of one
+snapshot compiles one (`RenderPlan`, and `prepare` for each chunk) and passes it as `plan`; a
+caller that passes none gets one compiled for its frame.
 
 Skia draws premultiplied RGBA. When the comp's background is opaque (the usual case) every
 pixel ends opaque, premultiplied equals straight, and the frame is drawn directly into the
@@ -11,7 +16,8 @@ render, motion blur's sub-frames) it is drawn on a raster surface kept per outpu
 life of the worker process (allocating a new 1920x1080 surface costs more than drawing a simple
 frame) and read back, converting to straight alpha (about 4 ms a 1080p frame here). The kept
 surfaces stay within KEPT_SURFACE_BYTES, so a worker that drew a few huge frames does not hold
-them for the rest of its life.
+them for the rest of its life. Every surface draws into a numpy array, so a plan can restore a
+comp's still layers into it with one copy (still_layers.py).
 """
 
 from __future__ import annotations
@@ -23,11 +29,10 @@ import numpy as np
 import skia
 
 from protocol.model.colors import normalize_color
-from workers.compositor.comp import draw_layers
-from workers.compositor.context import RenderContext
 from workers.compositor.footage import FootageCache
 from workers.compositor.motion_blur import (average_premultiplied, motion_blur_settings,
                                             sample_times)
+from workers.compositor.render_plan import RenderPlan
 
 # Bytes of surfaces kept between frames: a render uses one size, a preview worker a few (its
 # max_side, full size, a proxy). Kept by count, four full-size previews of a 16384-pixel comp
@@ -45,6 +50,7 @@ class RenderedFrame:
 
 _surfaces: OrderedDict = OrderedDict()
 _default_cache: list = []
+_wrapped: list = []  # [array, the surface drawing into it]
 
 
 def default_footage_cache() -> FootageCache:
@@ -54,9 +60,13 @@ def default_footage_cache() -> FootageCache:
     return _default_cache[0]
 
 
-def _context(document: dict, footage: FootageCache | None) -> RenderContext:
-    return RenderContext.for_document(
-        document, footage if footage is not None else default_footage_cache(), draw_layers)
+def compiled(document: dict, comp_id: str, footage: FootageCache | None,
+             plan: RenderPlan | None) -> RenderPlan:
+    """The caller's plan, or one compiled for this frame."""
+    if plan is not None:
+        return plan
+    return RenderPlan(document, comp_id, footage if footage is not None else
+                      default_footage_cache())
 
 
 def output_size(comp: dict, scale: float) -> tuple[int, int]:
@@ -67,20 +77,22 @@ def output_size(comp: dict, scale: float) -> tuple[int, int]:
     return width, height
 
 
-def _surface(width: int, height: int) -> skia.Surface:
-    surface = _surfaces.get((width, height))
-    if surface is not None:
+def _surface(width: int, height: int) -> tuple[skia.Surface, np.ndarray]:
+    """This process's surface for the size, and the array it draws into."""
+    kept = _surfaces.get((width, height))
+    if kept is not None:
         _surfaces.move_to_end((width, height))
-        return surface
-    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
-    surface = skia.Surface.MakeRaster(info)
-    if surface is None:  # the size is valid (output_size), so what failed is the allocation
-        raise MemoryError(f"no memory for a {width}x{height} drawing surface")
+        return kept
+    try:
+        pixels = np.zeros((height, width, 4), np.uint8)
+    except MemoryError:  # the size is valid (output_size), so what failed is the allocation
+        raise MemoryError(f"no memory for a {width}x{height} drawing surface") from None
+    kept = (_wrap(pixels), pixels)
     if _surface_bytes(width, height) <= KEPT_SURFACE_BYTES:
-        _surfaces[(width, height)] = surface
+        _surfaces[(width, height)] = kept
         while sum(_surface_bytes(*size) for size in _surfaces) > KEPT_SURFACE_BYTES:
             _surfaces.popitem(last=False)
-    return surface
+    return kept
 
 
 def _surface_bytes(width: int, height: int) -> int:
@@ -93,41 +105,42 @@ def _background(comp: dict, transparent: bool) -> skia.Color4f:
     return skia.Color4f(*normalize_color(comp.get("background", [0, 0, 0, 1])))
 
 
-def _draw(surface: skia.Surface, ctx: RenderContext, comp: dict, time: float, scale: float,
-          background: skia.Color4f) -> None:
-    canvas = surface.getCanvas()
-    canvas.resetMatrix()
-    canvas.clear(background)
-    canvas.save()
-    if scale != 1.0:
-        canvas.scale(scale, scale)
-    draw_layers(canvas, ctx, comp, time)
-    canvas.restore()
-
-
 def render_to_surface(document: dict, comp_id: str, time: float, *,
                       footage: FootageCache | None = None, scale: float = 1.0,
-                      transparent: bool = False) -> tuple[skia.Surface, list]:
+                      transparent: bool = False,
+                      plan: RenderPlan | None = None) -> tuple[skia.Surface, list]:
     """Draw the frame into this process's surface for its size (valid until the next render of
     that size) and return it with the missing footage. No motion blur: that needs readbacks."""
-    ctx = _context(document, footage)
-    comp = ctx.find_comp(comp_id)
-    surface = _surface(*output_size(comp, scale))
-    _draw(surface, ctx, comp, time, scale, _background(comp, transparent))
-    return surface, ctx.missing
+    plan = compiled(document, comp_id, footage, plan)
+    surface, pixels = _surface(*output_size(plan.comp, scale))
+    missing = plan.draw(surface.getCanvas(), pixels, time, scale,
+                        _background(plan.comp, transparent))
+    return surface, missing
 
 
 def render_frame(document: dict, comp_id: str, time: float, *,
                  footage: FootageCache | None = None, scale: float = 1.0,
-                 transparent: bool = False, out: np.ndarray | None = None) -> RenderedFrame:
+                 transparent: bool = False, out: np.ndarray | None = None,
+                 plan: RenderPlan | None = None) -> RenderedFrame:
     """The comp `comp_id` (id or name) at comp time `time`, as straight RGBA.
 
     `scale` renders at round(w*scale) x round(h*scale); `transparent` leaves the background
     out; `out` (H x W x 4 uint8, C-contiguous) is filled and returned instead of a new array,
-    for callers that encode each frame before rendering the next.
+    for callers that encode each frame before rendering the next; `plan` is the document's
+    render plan for this comp, when the caller keeps one.
     """
-    ctx = _context(document, footage)
-    comp = ctx.find_comp(comp_id)
+    plan = compiled(document, comp_id, footage, plan)
+    return render_drawn(plan.draw, plan.comp, time, scale=scale, transparent=transparent,
+                        out=out, reused_out=plan.reused_out)
+
+
+def render_drawn(draw, comp: dict, time: float, *, scale: float = 1.0,
+                 transparent: bool = False, out: np.ndarray | None = None,
+                 reused_out: bool = False) -> RenderedFrame:
+    """A frame of `comp` as straight RGBA, drawn by `draw(canvas, pixels, time, scale,
+    background, kept) -> missing` (a plan's `draw`) into the surface this frame needs; `kept`
+    says the pixels still hold what was drawn into them last: this module's own surfaces, and
+    `out` when the caller says it passes it again unchanged (`reused_out`)."""
     width, height = output_size(comp, scale)
     if out is None:
         out = np.empty((height, width, 4), np.uint8)
@@ -138,34 +151,43 @@ def render_frame(document: dict, comp_id: str, time: float, *,
     background = _background(comp, transparent)
     blur = motion_blur_settings(comp)
     if blur is not None:
-        _render_motion_blur(ctx, comp, time, scale, background, blur, out)
+        missing = _render_motion_blur(draw, comp, time, scale, background, blur, out)
     elif background.fA >= 1.0:
         # Every pixel ends opaque, where premultiplied equals straight: draw straight into the
         # caller's array, with no surface of our own and no readback copy.
-        _draw(_wrap(out), ctx, comp, time, scale, background)
+        missing = draw(_wrap(out).getCanvas(), out, time, scale, background, reused_out)
     else:
-        surface = _surface(width, height)
-        _draw(surface, ctx, comp, time, scale, background)
+        surface, pixels = _surface(width, height)
+        missing = draw(surface.getCanvas(), pixels, time, scale, background, True)
         _read(surface, out, straight=True)
-    return RenderedFrame(pixels=out, missing=ctx.missing)
+    return RenderedFrame(pixels=out, missing=missing)
 
 
-def _render_motion_blur(ctx: RenderContext, comp: dict, time: float, scale: float,
-                        background: skia.Color4f, blur: tuple, out: np.ndarray) -> None:
+def _render_motion_blur(draw, comp: dict, time: float, scale: float,
+                        background: skia.Color4f, blur: tuple, out: np.ndarray) -> list:
     samples, angle = blur
-    surface = _surface(out.shape[1], out.shape[0])
+    surface, pixels = _surface(out.shape[1], out.shape[0])
     total = np.zeros(out.shape, np.uint32)
+    missing: list = []
     for sample_time in sample_times(time, float(comp.get("frameRate", 30)), samples, angle):
-        _draw(surface, ctx, comp, sample_time, scale, background)
+        for path in draw(surface.getCanvas(), pixels, sample_time, scale, background, True):
+            if path not in missing:
+                missing.append(path)
         _read(surface, out, straight=False)
         total += out
     average_premultiplied(total, samples, out, opaque=background.fA >= 1.0)
+    return missing
 
 
 def _wrap(pixels: np.ndarray) -> skia.Surface:
-    """A raster surface drawing into `pixels` itself (wrapping costs microseconds). The
-    surface must not outlive the array; callers drop it before returning the array."""
-    return skia.Surface(pixels, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+    """A raster surface drawing into `pixels` itself. The last one made is kept, with its
+    array (so the memory it draws into stays alive), for a caller that passes the same `out`
+    for every frame of a chunk."""
+    if _wrapped and _wrapped[0] is pixels:
+        return _wrapped[1]
+    surface = skia.Surface(pixels, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+    _wrapped[:] = [pixels, surface]
+    return surface
 
 
 def _read(surface: skia.Surface, out: np.ndarray, *, straight: bool) -> None:

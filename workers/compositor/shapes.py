@@ -12,6 +12,7 @@ import skia
 
 from protocol.model.keyframes import value_at
 from workers.compositor.bezier_paths import skia_path
+from workers.compositor.kept_paints import KeptPaints
 from workers.compositor.paints import color_paint, fill_paint, stroke_paint
 from workers.compositor.strokes import draws_nothing, is_plain, stroke_effect
 
@@ -23,13 +24,27 @@ def solid_size(comp: dict, layer: dict, time: float) -> tuple[float, float]:
     return float(width), float(height)
 
 
-def draw_solid(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
-               paint_args: dict) -> None:
-    width, height = solid_size(comp, layer, time)
-    paint = color_paint(value_at(layer.get("content", {}).get("color", [0, 0, 0, 1]), time),
-                        paint_args["opacity"])
-    paint.setBlendMode(paint_args["blend"])
-    canvas.drawRect(skia.Rect.MakeWH(width, height), paint)
+class SolidDrawing:
+    """A solid at one time: its rect and color; drawn with a single paint."""
+
+    single_paint = True
+
+    def __init__(self, comp: dict, layer: dict, time: float) -> None:
+        self._rect = skia.Rect.MakeWH(*solid_size(comp, layer, time))
+        color = value_at(layer.get("content", {}).get("color", [0, 0, 0, 1]), time)
+        self._paints = KeptPaints(lambda opacity, blend: [_with_blend(color_paint(color, opacity),
+                                                                  blend)])
+
+    def bounds(self) -> skia.Rect:
+        return self._rect
+
+    def draw(self, canvas: skia.Canvas, paint_args: dict) -> None:
+        canvas.drawRect(self._rect, self._paints.get(paint_args)[0])
+
+    def bound(self, paint_args: dict) -> tuple:
+        """`draw` with these paint args as (function, a, b), drawn by function(canvas, a, b):
+        here Skia's own drawRect, so a render plan's loop calls straight into Skia."""
+        return skia.Canvas.drawRect, self._rect, self._paints.get(paint_args)[0]
 
 
 def shape_size(layer: dict, time: float) -> tuple[float, float]:
@@ -56,54 +71,91 @@ def shape_outset(layer: dict, time: float) -> float:
     return _stroke_width(content, time) * 2.0
 
 
-def draw_shape(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
-               paint_args: dict) -> None:
-    content = layer.get("content", {})
-    width, height = shape_size(layer, time)
-    kind = content.get("shape", "rect")
-    draw = _primitive(canvas, kind, content, time, width, height)
-    fill = value_at(content.get("fill"), time)
-    if fill is not None:
-        paint = fill_paint(fill, paint_args["opacity"])
-        paint.setBlendMode(paint_args["blend"])
-        draw(paint)
-    stroke = value_at(content.get("stroke"), time)
-    stroke_width = _stroke_width(content, time)
-    if stroke is not None and stroke_width > 0 and not draws_nothing(content, time):
-        paint = stroke_paint(stroke, stroke_width, value_at(content.get("strokeJoin"), time),
-                             value_at(content.get("strokeCap"), time), paint_args["opacity"])
-        paint.setBlendMode(paint_args["blend"])
-        if is_plain(content, time):
-            draw(paint)
-        else:
-            # Trim and dashes measure the outline, so every kind is drawn as its path here.
-            path = outline(kind, content, time, width, height)
-            effect, alpha = stroke_effect(content, time, path)
-            if effect is not None:
-                paint.setPathEffect(effect)
-            paint.setAlphaf(paint.getAlphaf() * alpha)
-            canvas.drawPath(path, paint)
+class ShapeDrawing:
+    """A shape at one time: its geometry, built once for the fill and the stroke alike (and,
+    for a trimmed or dashed stroke, its outline and path effect), and the paints to draw them
+    with. Reused by a render plan for every frame when nothing of the shape is animated."""
+
+    def __init__(self, layer: dict, time: float) -> None:
+        content = layer.get("content", {})
+        width, height = shape_size(layer, time)
+        kind = content.get("shape", "rect")
+        outset = shape_outset(layer, time)
+        self._bounds = skia.Rect.MakeWH(width, height).makeOutset(outset, outset)
+        self.single_paint = shape_single_paint(layer, time)
+        steps = []  # ((function, geometry), make_paint(opacity, blend))
+        geometry = _primitive(kind, content, time, width, height)
+        fill = value_at(content.get("fill"), time)
+        if fill is not None:
+            steps.append((geometry, lambda opacity, blend: _with_blend(
+                fill_paint(fill, opacity), blend)))
+        stroke = value_at(content.get("stroke"), time)
+        stroke_width = _stroke_width(content, time)
+        if stroke is not None and stroke_width > 0 and not draws_nothing(content, time):
+            join = value_at(content.get("strokeJoin"), time)
+            cap = value_at(content.get("strokeCap"), time)
+            effect, alpha = None, 1.0
+            if not is_plain(content, time):
+                # Trim and dashes measure the outline, so every kind is drawn as its path here.
+                path = outline(kind, content, time, width, height)
+                effect, alpha = stroke_effect(content, time, path)
+                geometry = skia.Canvas.drawPath, path
+
+            def make_stroke(opacity, blend, effect=effect, alpha=alpha):
+                paint = _with_blend(stroke_paint(stroke, stroke_width, join, cap, opacity), blend)
+                if effect is not None:
+                    paint.setPathEffect(effect)
+                if alpha != 1.0:
+                    paint.setAlphaf(paint.getAlphaf() * alpha)
+                return paint
+            steps.append((geometry, make_stroke))
+        self._draws = [draw for draw, _ in steps]
+        self._paints = KeptPaints(lambda opacity, blend: [make(opacity, blend)
+                                                      for _, make in steps])
+
+    def bounds(self) -> skia.Rect:
+        return self._bounds
+
+    def draw(self, canvas: skia.Canvas, paint_args: dict) -> None:
+        for (function, geometry), paint in zip(self._draws, self._paints.get(paint_args)):
+            function(canvas, geometry, paint)
+
+    def bound(self, paint_args: dict) -> tuple:
+        """`draw` with these paint args as (function, a, b), drawn by function(canvas, a, b):
+        for a fill or a stroke alone, the Skia call itself."""
+        steps = [(function, geometry, paint) for (function, geometry), paint
+                 in zip(self._draws, self._paints.get(paint_args))]
+        if len(steps) == 1:
+            return steps[0]
+        return _draw_steps, steps, None
+
+
+def _draw_steps(canvas: skia.Canvas, steps: list, _) -> None:
+    for function, geometry, paint in steps:
+        function(canvas, geometry, paint)
+
+
+def _with_blend(paint: skia.Paint, blend: skia.BlendMode) -> skia.Paint:
+    paint.setBlendMode(blend)
+    return paint
 
 
 def _stroke_width(content: dict, time: float) -> float:
     return float(value_at(content.get("strokeWidth", 0), time) or 0)
 
 
-def _primitive(canvas: skia.Canvas, kind: str, content: dict, time: float, width: float,
-               height: float):
-    """A function that draws the shape's geometry with a given paint, so the geometry is built
-    once for the fill and the stroke alike."""
+def _primitive(kind: str, content: dict, time: float, width: float, height: float) -> tuple:
+    """The shape's geometry and the Skia call that draws it, (function, geometry), drawn by
+    function(canvas, geometry, paint): built once for the fill and the stroke alike."""
     rect = skia.Rect.MakeWH(width, height)
     if kind == "rect":
         radius = float(value_at(content.get("cornerRadius", 0), time) or 0)
         if radius > 0:
-            rrect = skia.RRect.MakeRectXY(rect, radius, radius)
-            return lambda paint: canvas.drawRRect(rrect, paint)
-        return lambda paint: canvas.drawRect(rect, paint)
+            return skia.Canvas.drawRRect, skia.RRect.MakeRectXY(rect, radius, radius)
+        return skia.Canvas.drawRect, rect
     if kind == "ellipse":
-        return lambda paint: canvas.drawOval(rect, paint)
-    path = shape_path(kind, content, time, width, height)
-    return lambda paint: canvas.drawPath(path, paint)
+        return skia.Canvas.drawOval, rect
+    return skia.Canvas.drawPath, shape_path(kind, content, time, width, height)
 
 
 def outline(kind: str, content: dict, time: float, width: float, height: float) -> skia.Path:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import skia
 
 from protocol.model.keyframes import value_at
+from workers.compositor.kept_paints import KeptPaints
 from workers.compositor.paints import fill_paint
 from workers.compositor.text_animation import animated_draws
 from workers.compositor.text_layout import lay_out
@@ -37,29 +38,61 @@ def _stroke_width(content: dict, time: float) -> float:
     return float(value_at(content.get("strokeWidth", 0), time) or 0)
 
 
-def draw_text(canvas: skia.Canvas, comp: dict, layer: dict, time: float,
-              paint_args: dict) -> None:
-    content = layer.get("content", {})
-    layout = lay_out(content, time)
-    if not layout.glyphs:
-        return
-    fill = value_at(content.get("fill", [1, 1, 1, 1]), time)
-    stroke = value_at(content.get("stroke"), time)
-    stroke_width = _stroke_width(content, time)
-    over = bool(value_at(content.get("strokeOver", False), time))
-    passes = [("fill", fill)]
-    if stroke is not None and stroke_width > 0:
-        passes.insert(len(passes) if over else 0, ("stroke", stroke))
-    animators = content.get("animators") or []
-    for kind, color in passes:
-        if animators:
-            for blob, paint_color, blur in animated_draws(layout, animators, color, time,
-                                                          with_fill=kind == "fill"):
-                canvas.drawTextBlob(blob, 0, 0, _paint(kind, paint_color, stroke_width,
+class TextDrawing:
+    """A text layer at one time: its layout (cached per worker by text_layout), the passes it
+    draws (fill, and a stroke under or over it) and their paints. A render plan reuses one for
+    every frame when nothing of the text is animated, animators' values included."""
+
+    def __init__(self, layer: dict, time: float) -> None:
+        content = layer.get("content", {})
+        self._time = time
+        self._layout = lay_out(content, time)
+        box = text_box(layer, time)
+        # Anti-aliasing reaches a pixel past the glyphs' outlines.
+        self._box = None if box is None else box.makeOutset(2, 2)
+        self.single_paint = not has_stroke(layer, time)
+        fill = value_at(content.get("fill", [1, 1, 1, 1]), time)
+        stroke = value_at(content.get("stroke"), time)
+        self._stroke_width = _stroke_width(content, time)
+        over = bool(value_at(content.get("strokeOver", False), time))
+        self._passes = [("fill", fill)]
+        if stroke is not None and self._stroke_width > 0:
+            self._passes.insert(len(self._passes) if over else 0, ("stroke", stroke))
+        self._animators = content.get("animators") or []
+        self._paints = KeptPaints(self._make_paints)
+        self._groups: list | None = None
+
+    def bounds(self) -> skia.Rect | None:
+        return self._box
+
+    def draw(self, canvas: skia.Canvas, paint_args: dict) -> None:
+        if not self._layout.glyphs:
+            return
+        if not self._animators:
+            if self._layout.blob is not None:
+                for paint in self._paints.get(paint_args):
+                    canvas.drawTextBlob(self._layout.blob, 0, 0, paint)
+            return
+        if self._groups is None:
+            self._groups = [(kind, animated_draws(self._layout, self._animators, color,
+                                                  self._time, with_fill=kind == "fill"))
+                            for kind, color in self._passes]
+        for kind, draws in self._groups:
+            for blob, paint_color, blur in draws:
+                canvas.drawTextBlob(blob, 0, 0, _paint(kind, paint_color, self._stroke_width,
                                                        paint_args, blur))
-        elif layout.blob is not None:
-            canvas.drawTextBlob(layout.blob, 0, 0, _paint(kind, color, stroke_width,
-                                                          paint_args))
+
+    def bound(self, paint_args: dict) -> tuple:
+        """`draw` with these paint args as (function, a, b), drawn by function(canvas, a, b)."""
+        return _draw_with, self, paint_args
+
+    def _make_paints(self, opacity: float, blend: skia.BlendMode) -> list:
+        args = {"opacity": opacity, "blend": blend}
+        return [_paint(kind, color, self._stroke_width, args) for kind, color in self._passes]
+
+
+def _draw_with(canvas: skia.Canvas, drawing: TextDrawing, paint_args: dict) -> None:
+    drawing.draw(canvas, paint_args)
 
 
 def _paint(kind: str, color, stroke_width: float, paint_args: dict,

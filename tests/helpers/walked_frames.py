@@ -1,11 +1,9 @@
-"""Compositing one comp at one time: its layers from the bottom (the last) to the top (the
-first), each through its matrix, effects, opacity, blend mode and track matte.
+"""The compositor as it drew before render plans: walking the document's layers for every frame,
+from the bottom (the last) to the top (the first), each through its matrix, effects, opacity,
+blend mode and track matte, every value looked up and every drawing made at that time.
 
-The common case is cheap on purpose: an opaque-or-faded layer with the normal blend mode (or any
-blend mode on single-paint content) and no effects is drawn straight onto the canvas, with its
-opacity and blend mode on the paint. Only effects, masks, mattes, and multi-draw content that is
-faded or blended pay for an offscreen layer (saveLayer), which costs a layer-sized buffer per
-frame.
+Kept as the reference a render plan is held to (tests/compositor/test_render_plan.py): a plan
+computes less, and must draw the very same bytes.
 """
 
 from __future__ import annotations
@@ -16,13 +14,34 @@ from protocol.model.transforms import is_visible, layer_matrix, layer_opacity
 from workers.compositor.blending import NORMAL, blend_mode, draw_matted, layer_paint
 from workers.compositor.context import RenderContext
 from workers.compositor.effects import layer_filter
+from workers.compositor.footage import FootageCache
+from workers.compositor.frame import RenderedFrame, render_drawn
 from workers.compositor.layer_kinds import KINDS
 from workers.compositor.masks import active_masks, apply_masks
 
 
+def walked_frame(document: dict, comp_id: str, time: float, *,
+                 footage: FootageCache | None = None, scale: float = 1.0,
+                 transparent: bool = False) -> RenderedFrame:
+    """render_frame's frame, drawn by walking the document."""
+    ctx = RenderContext.for_document(document, footage or FootageCache(), draw_layers)
+    comp = ctx.find_comp(comp_id)
+
+    def draw(canvas, pixels, at: float, scale: float, background: skia.Color4f,
+             kept: bool) -> list:
+        canvas.resetMatrix()
+        canvas.clear(background)
+        canvas.save()
+        if scale != 1.0:
+            canvas.scale(scale, scale)
+        draw_layers(canvas, ctx, comp, at)
+        canvas.restore()
+        return ctx.missing
+
+    return render_drawn(draw, comp, time, scale=scale, transparent=transparent)
+
+
 def matte_is_visible(layer: dict, time: float) -> bool:
-    """A matte layer is used even when switched off, as in After Effects, where a matte's own
-    visibility is usually turned off; only its in and out points count."""
     return is_visible({**layer, "enabled": True}, time)
 
 
@@ -61,15 +80,16 @@ def draw_layer(canvas: skia.Canvas, ctx: RenderContext, comp: dict, layer: dict,
     image_filter = layer_filter(layer, time)
     masks = active_masks(layer)
     row0, row1, row2 = layer_matrix(comp, layer, time)
+    drawing = kind.drawing(ctx, comp, layer, time)
     canvas.save()
     canvas.concat(skia.Matrix.MakeAll(*row0, *row1, *row2))
     if image_filter is None and not masks and (
-            (opacity == 1.0 and blend == NORMAL) or kind.single_paint(layer, time)):
-        kind.draw(canvas, ctx, comp, layer, time, {"opacity": opacity, "blend": blend})
+            (opacity == 1.0 and blend == NORMAL) or drawing.single_paint):
+        drawing.draw(canvas, {"opacity": opacity, "blend": blend})
     else:
-        bounds = kind.bounds(ctx, comp, layer, time)
+        bounds = drawing.bounds()
         canvas.saveLayer(bounds, layer_paint(opacity, blend, image_filter))
-        kind.draw(canvas, ctx, comp, layer, time, {"opacity": 1.0, "blend": NORMAL})
+        drawing.draw(canvas, {"opacity": 1.0, "blend": NORMAL})
         if masks:  # before the effects, which the saveLayer's paint applies on restore
             apply_masks(canvas, bounds, masks, time)
         canvas.restore()
