@@ -140,7 +140,7 @@ def rendervisor(*args: str, workers: int | None) -> None:
     command = [sys.executable, "-m", "supervisor.cli", "render", *args, "--quiet"]
     if workers is not None:
         command += ["--workers", str(workers)]
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False,
                             env={**os.environ, "PYTHONPATH": ROOT})
     if result.returncode != 0:
         raise SystemExit(f"rendervisor render failed ({result.returncode}): {result.stderr}")
@@ -187,7 +187,7 @@ def measure(rows: int, workers: int | None, keep: str | None) -> dict:
         peer = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "peers",
                                                             "moviepy_cards.py"), data,
                                os.path.join(folder, "out", "moviepy")],
-                              capture_output=True, text=True)
+                              capture_output=True, text=True, check=False)
         if peer.returncode != 0:
             raise SystemExit(f"the MoviePy peer failed: {peer.stderr}")
         moviepy = json.loads(peer.stdout.splitlines()[-1])

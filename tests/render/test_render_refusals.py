@@ -85,7 +85,10 @@ def test_skip_existing_leaves_an_earlier_items_frames_alone(engine, tmp_path):
 
 
 def test_skip_existing_video_is_skipped_whole(engine, tmp_path):
-    (tmp_path / "v.gif").write_bytes(b"an older render")
+    older = add(engine, "Other", tmp_path / "v.gif")  # an older render, of another comp
+    engine.run("renderQueue.render", {})
+    engine.run("renderQueue.remove", {"item": older})
+    kept = (tmp_path / "v.gif").read_bytes()
     item = add(engine, "Main", tmp_path / "v.gif", skipExisting=True)
     report = engine.run("renderQueue.render", {})
     [entry] = report["items"]
@@ -93,7 +96,19 @@ def test_skip_existing_video_is_skipped_whole(engine, tmp_path):
                                                                  str(tmp_path / "v.gif"))
     assert entry["skipped"] is True and entry["framesWritten"] == 0
     assert entry["framesSkipped"] == 12
-    assert (tmp_path / "v.gif").read_bytes() == b"an older render"
+    assert (tmp_path / "v.gif").read_bytes() == kept
+
+
+def test_skip_existing_renders_over_a_file_that_is_not_a_whole_video(engine, tmp_path):
+    (tmp_path / "v.gif").write_bytes(b"GIF89a cut short by an interrupted copy")
+    item = add(engine, "Main", tmp_path / "v.gif", skipExisting=True)
+    report = engine.run("renderQueue.render", {})
+    [entry] = report["items"]
+    assert (entry["item"], entry["status"], entry["output"]) == (item, "done",
+                                                                 str(tmp_path / "v.gif"))
+    assert "skipped" not in entry and entry["framesWritten"] == 12
+    assert (tmp_path / "v.gif").read_bytes().startswith(b"GIF89a")
+    assert len((tmp_path / "v.gif").read_bytes()) > 100
 
 
 def test_an_item_with_missing_footage_fails_naming_the_file_and_takes_no_part(engine, tmp_path):
