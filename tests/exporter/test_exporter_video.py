@@ -103,9 +103,12 @@ def test_video_is_bt709_and_tagged_so_players_pick_the_same_matrix(tmp_path, fmt
         frame = next(container.decode(video=0))
         assert (frame.colorspace, frame.color_range) == (1, 1)  # BT.709, limited range
     # Decoded with the tagged matrix, a saturated colour comes back (an untagged BT.709
-    # frame read as BT.601 would be off by about 20 in green).
+    # frame read as BT.601 would be off by about 20 in green): on average, and in every pixel
+    # but for the ordered dither of 8-bit Y'CbCr (up to a level of Y', Cb and Cr each).
     _, decoded = decode(final, fmt)
-    assert np.abs(decoded[1][..., :3].astype(int) - red[..., :3]).max() <= 3
+    error = decoded[1][..., :3].astype(int) - red[..., :3]
+    assert np.abs(error.mean(axis=(0, 1))).max() <= 3
+    assert np.abs(error).max() <= 6
 
 
 def test_hevc_is_tagged_hvc1_so_apple_players_open_it(tmp_path):
