@@ -5,7 +5,8 @@ same size. Prints one JSON object.
     /work/venv/bin/python scripts/bench_dither.py [--passes N] [--frames N]
 
 `convert_ms`: one 1080p frame from RGBA to the yuv420p frame H.264 takes, FFmpeg's conversion
-rounded to nearest (`dither=none`) against ours (`ordered`); best of N passes over the frames.
+rounded to nearest (`dither=none`) against ours (`ordered`), the median and the fastest of N
+passes over the frames.
 `bench_bytes`: the comp's first `--frames` frames as one H.264 segment at the format's defaults
 (crf 18, preset medium), each way. `gradient`: the longest flat run in the decoded luma of a
 dark gradient (#101418 to #20262c across the frame, the rows averaged), each way, with the
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -50,14 +52,18 @@ def gradient_frame() -> np.ndarray:
     return render_frame(engine.doc, "Sky", 0.0).pixels.copy()
 
 
-def convert_ms(frames: list[np.ndarray], dither: str, passes: int) -> float:
-    best = float("inf")
-    for _ in range(passes):
-        start = time.perf_counter()
+def convert_ms(frames: list[np.ndarray], passes: int) -> dict:
+    """Each way's median and fastest time per frame, the two timed back to back on every frame
+    in alternating order, so a busy machine slows both alike."""
+    times: dict[str, list[float]] = {dither: [] for dither in DITHERS}
+    for turn in range(passes):
         for rgba in frames:
-            video_frame(rgba, False, "yuv420p", dither)
-        best = min(best, (time.perf_counter() - start) / len(frames))
-    return round(best * 1000, 2)
+            for dither in DITHERS if turn % 2 else DITHERS[::-1]:
+                start = time.perf_counter()
+                video_frame(rgba, False, "yuv420p", dither)
+                times[dither].append(time.perf_counter() - start)
+    return {dither: {"median": round(statistics.median(spent) * 1000, 2),
+                     "fastest": round(min(spent) * 1000, 2)} for dither, spent in times.items()}
 
 
 def encoded(frames: list[np.ndarray], dither: str, folder: str) -> str:
@@ -82,10 +88,9 @@ def main() -> None:
     args = parser.parse_args()
     frames = bench_frames(args.frames)
     gradient = gradient_frame()
-    report = {"convert_ms": {}, "bench_bytes": {}, "gradient": {}}
+    report = {"convert_ms": convert_ms(frames, args.passes), "bench_bytes": {}, "gradient": {}}
     with tempfile.TemporaryDirectory() as folder:
         for dither in DITHERS:
-            report["convert_ms"][dither] = convert_ms(frames, dither, args.passes)
             report["bench_bytes"][dither] = os.path.getsize(encoded(frames, dither, folder))
             path = encoded([gradient], dither, folder)
             with av.open(path) as video:

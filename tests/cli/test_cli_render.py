@@ -322,15 +322,19 @@ def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
 
 
 def decoded_luma(path) -> list[np.ndarray]:
+    """Each frame's Y' plane as it was coded (ProRes: 10 bits, in 16-bit samples)."""
     with av.open(str(path)) as video:
-        return [np.frombuffer(frame.planes[0], np.uint8).reshape(frame.height, -1)
-                [:, :frame.width].astype(int) for frame in video.decode(video=0)]
+        return [np.frombuffer(frame.planes[0], np.uint16 if frame.format.name.endswith("le")
+                              else np.uint8).reshape(frame.height, -1)[:, :frame.width]
+                .astype(int) for frame in video.decode(video=0)]
 
 
-@pytest.mark.parametrize("fmt,ext", [("h264", "mp4"), ("hevc", "mp4"), ("vp9", "webm")])
+@pytest.mark.parametrize("fmt,ext", [("h264", "mp4"), ("hevc", "mp4"), ("vp9", "webm"),
+                                     ("prores", "mov")])
 def test_a_dark_gradient_keeps_its_dither_through_a_lossy_encoder(tmp_path, fmt, ext):
     # 15 levels of luma over 1024 px, at each format's default quality. Rounded to 8-bit Y'
-    # by FFmpeg's conversion, this decoded in flat bands 63 to 128 px wide.
+    # by FFmpeg's conversion, this decoded in flat bands 63 to 128 px wide; ProRes, at 10
+    # bits, keeps the compositor's dither as it is.
     project = gradient_project(tmp_path / "g.rvproj", width=1024, height=64)
     result = rendervisor("render", project, "--comp", "Main", "--format", fmt,
                          "--output", tmp_path / f"g.{ext}", "--quiet")
