@@ -11,7 +11,7 @@ from __future__ import annotations
 import av
 import numpy as np
 
-from workers.exporter.dithered_yuv import WIDE_TWINS, dithered_frame
+from workers.exporter.dithered_yuv import SCALER_THREADS, WIDE_TWINS, dithered_frame
 from workers.exporter.gif_palette import quantize
 
 
@@ -71,5 +71,6 @@ def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
         frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
     if frame.format.name != pix_fmt:
         frame = frame.reformat(format=pix_fmt,
-                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None)
+                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
+                               threads=SCALER_THREADS)
     return frame
