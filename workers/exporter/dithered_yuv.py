@@ -14,7 +14,8 @@ crf 18 gave the bands back); so the pattern holds one value over each 4x4 block,
 transform size of H.264, HEVC and VP9, where it lands in the blocks' mean. Block values follow
 the R2 low-discrepancy sequence, so neighbouring blocks differ and every level between 0 and
 1 is near. It spans two levels peak to peak: one level (the least that hides a step) still
-left 32 px bands through H.264 at crf 18, two left none (docs/performance.md has the figures).
+left 32 px bands in a 1080p gradient through H.264 at crf 18, two left runs of 3 px
+(docs/performance.md has the figures).
 
 The pattern is keyed by pixel position only: the same in every frame, segment and worker, so
 outputs do not depend on how a render is split. Alpha is never dithered: it is copied as it
