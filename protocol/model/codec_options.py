@@ -83,6 +83,10 @@ PRESETS = one_of("ultrafast", "superfast", "veryfast", "faster", "fast", "medium
                  "slower", "veryslow", "placebo")
 RATE_CONTROL = {"b": BITRATE, "maxrate": BITRATE, "bufsize": BITRATE}
 KEYFRAMES = {"g": WHOLE, "keyint_min": WHOLE}
+# rendervisor's own for 8-bit Y'CbCr video (workers/exporter/dithered_yuv.py): "ordered", the
+# default, rounds frames to 8 bits through a fixed pattern so gradients show no bands;
+# "none" rounds to nearest, for the smallest files of flat graphics.
+VIDEO_DITHER = one_of("none", "ordered")
 
 # x264's and x265's own settings that take a number or a name. None of them reads or writes a
 # file: not `stats`, `pass`, `dump-yuv`, `cqmfile`, `opencl-clbin` (x264), nor `csv`,
@@ -117,8 +121,9 @@ FILE_TAKING = frozenset("""
     dolby-vision-rpu dhdr10-info tcfile-in tcfile-out
 """.split())
 
-# Format -> option name -> its shape. `pix_fmt` (every format), prores' `profile` and jpeg's
-# `qscale` are rendervisor's own (workers/exporter/); the rest are the encoder's options.
+# Format -> option name -> its shape. `pix_fmt` (every format), prores' `profile`, jpeg's
+# `qscale` and video's `dither` are rendervisor's own (workers/exporter/); the rest are the
+# encoder's options.
 OPTIONS: dict[str, dict[str, Shape | Params]] = {
     "png": {"pix_fmt": PIXEL_FORMAT, "compression_level": WHOLE,
             "pred": one_of("none", "sub", "up", "avg", "paeth", "mixed"),
@@ -133,11 +138,13 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
              "level": NUMBER, "crf": NUMBER, "crf_max": NUMBER, "qp": WHOLE, **RATE_CONTROL,
              "minrate": BITRATE, **KEYFRAMES, "refs": WHOLE, "threads": WHOLE,
              "aq-mode": WHOLE, "aq-strength": NUMBER, "rc-lookahead": WHOLE,
-             "pix_fmt": PIXEL_FORMAT, "x264-params": Params("x264", X264_KEYS)},
+             "pix_fmt": PIXEL_FORMAT, "x264-params": Params("x264", X264_KEYS),
+             "dither": VIDEO_DITHER},
     "hevc": {"preset": PRESETS,
              "tune": one_of("psnr", "ssim", "grain", "zerolatency", "fastdecode", "animation"),
              "profile": WORD, "crf": NUMBER, "qp": WHOLE, **RATE_CONTROL, **KEYFRAMES,
-             "pix_fmt": PIXEL_FORMAT, "x265-params": Params("x265", X265_KEYS)},
+             "pix_fmt": PIXEL_FORMAT, "x265-params": Params("x265", X265_KEYS),
+             "dither": VIDEO_DITHER},
     "prores": {"profile": one_of(*FORMATS["prores"].profiles), "pix_fmt": PIXEL_FORMAT,
                "quant_mat": one_of("auto", "default", "proxy", "lt", "standard", "hq"),
                "bits_per_mb": WHOLE, "mbs_per_slice": WHOLE, "alpha_bits": one_of("0", "8", "16"),
@@ -151,7 +158,7 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
             "tune-content": one_of("default", "screen", "film"), "lossless": SWITCH,
             "qmin": WHOLE, "qmax": WHOLE, "undershoot-pct": WHOLE, "overshoot-pct": WHOLE,
             "static-thresh": WHOLE, "sharpness": WHOLE, "enable-tpl": SWITCH, "profile": WHOLE,
-            "level": NUMBER, "pix_fmt": PIXEL_FORMAT},
+            "level": NUMBER, "pix_fmt": PIXEL_FORMAT, "dither": VIDEO_DITHER},
     # maxSide, fps and dither are rendervisor's own, not the encoder's: the render plan takes
     # out the first two, rendering at the scale that makes the GIF's longer side at most that
     # many pixels and writing fps frames a second (a full-size 30 fps 720p GIF is megabytes a

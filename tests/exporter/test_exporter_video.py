@@ -103,9 +103,12 @@ def test_video_is_bt709_and_tagged_so_players_pick_the_same_matrix(tmp_path, fmt
         frame = next(container.decode(video=0))
         assert (frame.colorspace, frame.color_range) == (1, 1)  # BT.709, limited range
     # Decoded with the tagged matrix, a saturated colour comes back (an untagged BT.709
-    # frame read as BT.601 would be off by about 20 in green).
+    # frame read as BT.601 would be off by about 20 in green): on average, and in every pixel
+    # but for the ordered dither of 8-bit Y'CbCr (up to a level of Y', Cb and Cr each).
     _, decoded = decode(final, fmt)
-    assert np.abs(decoded[1][..., :3].astype(int) - red[..., :3]).max() <= 3
+    error = decoded[1][..., :3].astype(int) - red[..., :3]
+    assert np.abs(error.mean(axis=(0, 1))).max() <= 3
+    assert np.abs(error).max() <= 6
 
 
 def test_hevc_is_tagged_hvc1_so_apple_players_open_it(tmp_path):
@@ -230,3 +233,16 @@ def test_segments_with_different_settings_are_refused(tmp_path):
     with pytest.raises(JoinError, match="different settings"):
         join_segments([first, second], "h264", final, 30)
     assert not os.path.exists(final)
+
+
+@pytest.mark.parametrize("fmt", ["h264", "prores"])
+def test_a_video_is_the_same_bytes_every_time_whatever_its_size(tmp_path, fmt):
+    # 54x38: a size where FFmpeg's threaded scaler, converting to 10 or 16 bits, now and then
+    # wrote a row of garbage (one frame in four or five).
+    pixels = np.random.default_rng(7).integers(0, 256, (12, 38, 54, 4), dtype=np.uint8)
+    pixels[..., 3] = 255
+    frames = list(pixels)
+    first = render(tmp_path, fmt, frames, 1, name="first")
+    again = render(tmp_path, fmt, frames, 1, name="again")
+    with open(first, "rb") as one, open(again, "rb") as other:
+        assert one.read() == other.read()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import av
 import numpy as np
 
+from workers.exporter.dithered_yuv import SCALER_THREADS, WIDE_TWINS, dithered_frame
 from workers.exporter.gif_palette import quantize
 
 
@@ -54,11 +55,15 @@ def is_bt709(pix_fmt: str) -> bool:
 
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
                 dither: str = "none") -> av.VideoFrame:
-    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709); a GIF's
-    palette frame dithered as `dither` says ("none" or "bayer", gif_palette.py)."""
+    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709), rounded as
+    `dither` says: a GIF's palette frame "none" or "bayer" (gif_palette.py); 8-bit Y'CbCr
+    "ordered" (dithered_yuv.py) or "none" (FFmpeg's conversion, to nearest)."""
     if pix_fmt == "pal8":
         return av.VideoFrame.from_ndarray(quantize(over_black(rgba), dither), format="pal8")
-    if keep_alpha or rgba[..., 3].min() == 255:
+    opaque = rgba[..., 3].min() == 255
+    if dither == "ordered" and pix_fmt in WIDE_TWINS:
+        return dithered_frame(rgba if keep_alpha or opaque else over_black(rgba), pix_fmt)
+    if keep_alpha or opaque:
         # Opaque frames go to the converter as they are: it ignores alpha, and skipping the
         # RGB copy matters at 1080p.
         frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgba), format="rgba")
@@ -66,5 +71,6 @@ def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
         frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
     if frame.format.name != pix_fmt:
         frame = frame.reformat(format=pix_fmt,
-                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None)
+                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
+                               threads=SCALER_THREADS)
     return frame

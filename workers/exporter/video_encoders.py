@@ -60,7 +60,9 @@ class EncoderSetup:
     width: int
     height: int
     frame_rate: Fraction
-    dither: str = "none"  # a GIF's palette dithering: "none" or "bayer" (gif_palette.py)
+    # How frames are rounded to the pixel format: a GIF's palette "none" or "bayer"
+    # (gif_palette.py); 8-bit Y'CbCr video "ordered" or "none" (dithered_yuv.py).
+    dither: str = "none"
 
 
 def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
@@ -88,6 +90,8 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
     keep_alpha = False
     dither = "none"
     codec_tag = CODEC_TAGS.get(fmt)
+    if fmt in ("h264", "hevc", "vp9"):
+        dither = options.pop("dither", "ordered")  # ours: how frames are cut to 8 bits
     if fmt in ("h264", "hevc"):
         # 4:2:0 needs even sizes; refusing here beats an encoder error in every worker.
         if (width % 2 or height % 2) and (pix_fmt or "yuv420p") == "yuv420p":
