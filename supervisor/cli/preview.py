@@ -51,7 +51,7 @@ def run(args) -> int:
         raise UsageError("rendervisor preview: " + overwrite.sentence(
             "the preview", "choose another --output"))
 
-    pool = start_pool(1)
+    pool = start_pool(1, kind="preview")
     try:
         value = draw_preview(pool, snapshot_id, document, comp, time, args.max_side or 0,
                              transparent=False)

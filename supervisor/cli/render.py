@@ -3,7 +3,8 @@ comp, on this machine's render workers or on a Dask cluster (docs/farm.md).
 
     parse flags ─► open the project (exit 2 on any problem) ─► set up the queue in memory
       ─► --set / --data: every row checked, one queue item per row (cli/template_rows.py)
-      ─► check outputs are writable ─► start the pool (subreaper, forkserver: before any thread)
+      (the forkserver starts first, importing the workers' modules meanwhile)
+      ─► check outputs are writable ─► start the render workers in the background
       ─► renderQueue.render through the session's own RenderService, with a CallContext whose
          progress feeds the display and whose cancel SIGINT/SIGTERM trigger
       ─► exit 0 (all done), 1 (an item failed), 130 (interrupted: partial outputs removed)
@@ -125,6 +126,10 @@ def on_signals(callback) -> None:
 def run(args) -> int:
     if args.cluster is not None:
         require_dask()
+    # The forkserver first, while this process is still single-threaded: it imports Skia, PyAV
+    # and numpy in its own process while this one loads and checks the project, so a short
+    # render does not wait for those imports after the project is read.
+    context = None if args.cluster is not None else start_forkserver()
     engine = open_engine(args.project, "render")
     prepare_queue(engine, args)
     rows = template_rows(engine, args)
@@ -135,21 +140,29 @@ def run(args) -> int:
         check_writable(output, "render")
     display = display_for(args)
     display.name_rows({item: (row, outputs[item]) for item, row in row_of.items()})
-    pool = start_pool(args.workers, args.cluster)
+    pool = start_pool(args.workers, args.cluster, context)
     try:
         return render(engine, pool, args, display)
     finally:
         pool.close()
 
 
-def start_pool(workers: int, cluster: str | None = None):
-    """This machine's render workers, or a Dask cluster standing in for them. The subreaper
-    flag and the forkserver come first, while this process is still single-threaded."""
+def start_forkserver():
+    """The subreaper flag and the forkserver the render workers fork from: call this while the
+    process is still single-threaded (no worker starts yet)."""
     teardown.become_subreaper()
+    return make_context(worker_preload())
+
+
+def start_pool(workers: int, cluster: str | None = None, context=None, kind: str = "render"):
+    """This machine's workers, the ones of `kind` starting in the background at once (they say
+    ready while the work is planned), or a Dask cluster standing in for them."""
     if cluster is not None:
+        teardown.become_subreaper()
         return ClusterPool(cluster, workers)
-    preload = worker_preload()
-    return Pool(make_context(preload), workers, preload=preload)
+    pool = Pool(context or start_forkserver(), workers, preload=worker_preload())
+    pool.warm(kind, pool.capacity(kind) or 1)
+    return pool
 
 
 def render_queue(engine, pool, work: Work, chunk_size: int | None = None,
