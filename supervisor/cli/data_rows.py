@@ -58,8 +58,8 @@ def pick_rows(rows: list[dict], spec: str | None) -> list[tuple[int, dict]]:
     if ranges and ranges[0][0] == 0:
         raise UsageError(f"rendervisor render: --rows {spec!r} asks for row 0, but rows are "
                          "numbered from 1 (the header is not counted).")
-    return [(number, rows[number - 1]) for first, last in ranges
-            for number in range(first, last + 1)]
+    return [(number, rows[number - 1]) for first, last, step in ranges
+            for number in range(first, last + 1, step)]
 
 
 def _sniffed(text: str) -> str:

@@ -171,6 +171,8 @@ def what_was_written(entry: dict) -> str:
         return "the video exists; nothing was written"
     if not written and skipped and entry["status"] == "done":
         return f"all {_frames(skipped)} exist; nothing was written"
+    if not written and not skipped and entry["status"] == "done":  # a wav: sound, no frames
+        return f"its sound written in {entry.get('seconds', 0):.1f} s"
     said = f"{_frames(written)} written"
     if skipped:
         said += f", {skipped} existed"
