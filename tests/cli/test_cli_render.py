@@ -181,7 +181,7 @@ def test_format_wav_renders_the_sound_alone_and_a_clipping_mix_is_a_warning(tmp_
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("done") and "mix.wav  its sound written in" in lines[0]
-    assert lines[1].strip().startswith("warning: the sound of item") and "clips" in lines[1]
+    assert lines[1].strip().startswith("warning: the sound of Main clips")  # --comp: its name
     sound, rate = decode_sound(tmp_path / "mix.wav")
     assert (sound.shape, rate) == ((2, 48000), 48000)
     assert np.abs(sound).max() == pytest.approx(1.0, abs=1e-3)
