@@ -1,6 +1,6 @@
 """The reference comp for scripts/bench_render.py, as a project document, and its image.
 
-    /work/venv/bin/python examples/bench_project.py      # rewrites examples/bench.rvproj
+    .venv/bin/python examples/bench_project.py      # rewrites examples/bench.rvproj
 
 1920x1080, 30 fps, 3 s: a background solid; three 300x200 rects at 60% opacity moving
 200 px/s; a 600x400 image scaled 100% to 160% and turning 30 degrees a second about its center;

@@ -4,7 +4,7 @@ command_batch with presets, look with render_filmstrip, check with layout_check,
 the values written as the tool descriptions give them. Every request to the server counts.
 Prints one JSON object: the calls, the findings, and the rendered file's frames and size.
 
-    /work/venv/bin/python scripts/agent_explainer.py [--out /tmp/explainer]
+    .venv/bin/python scripts/agent_explainer.py [--out /tmp/explainer]
 
 The explainer: a gradient backdrop, a title sliding in from the top, three numbered steps
 fading in a second apart, and the whole comp fading to black over its last half second.

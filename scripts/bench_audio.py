@@ -3,7 +3,7 @@ stretched to 60 s, with a music bed and a voice track, rendered to H.264 with it
 against the same item without (`audio: false`), alternating, through the real render service
 and a real forkserver pool. Prints one JSON object.
 
-    /work/venv/bin/python scripts/bench_audio.py [--seconds 60] [--passes 2] [--workers N]
+    .venv/bin/python scripts/bench_audio.py [--seconds 60] [--passes 2] [--workers N]
 
 The sound is made here, nothing is downloaded: the bed is a 44.1 kHz stereo MP3 (libmp3lame)
 of a chord progression with a beat, the voice a 48 kHz mono AAC (M4A) of vowel-like formant

@@ -2,7 +2,7 @@
 buys, on the reference comp (examples/bench.rvproj, 1920x1080) and on a dark gradient of the
 same size. Prints one JSON object.
 
-    /work/venv/bin/python scripts/bench_dither.py [--passes N] [--frames N]
+    .venv/bin/python scripts/bench_dither.py [--passes N] [--frames N]
 
 `convert_ms`: one 1080p frame from RGBA to the yuv420p frame H.264 takes, FFmpeg's conversion
 rounded to nearest (`dither=none`) against ours (`ordered`), the median and the fastest of N

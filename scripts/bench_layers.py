@@ -2,7 +2,7 @@
 render worker draws it: from the snapshot's render plan, prepared for the chunk's frames, into
 one reused array. Prints one JSON object.
 
-    /work/venv/bin/python scripts/bench_layers.py [--passes 3] [--before CHECKOUT]
+    .venv/bin/python scripts/bench_layers.py [--passes 3] [--before CHECKOUT]
 
 - `per_layer`: 400 moving, turning 80x60 solids against 1, so the difference per extra layer is
   the cost of a layer, beside a plain skia-python loop drawing the same frames

@@ -3,7 +3,7 @@
 settings (scripts/peers/moviepy_reference.py), each timed from its command's start to its exit,
 alternating; then how the cost grows with the output and over a long render. One JSON object.
 
-    /work/venv/bin/python scripts/bench_process.py [--passes 3] [--rss-minutes 10]
+    .venv/bin/python scripts/bench_process.py [--passes 3] [--rss-minutes 10]
 
 - `reference`: frames/s of each whole process (start-up, imports, workers, render, encode, join),
   the best of `--passes` and every pass; goal: ours at least 6x MoviePy's.

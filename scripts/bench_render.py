@@ -4,7 +4,7 @@ things (scripts/peers/plain_skia_reference.py); and the render queue's frame rat
 that comp to H.264 through the real render service on every core, next to MoviePy 2
 (scripts/peers/moviepy_reference.py) with the same encoder settings. Prints one JSON object.
 
-    /work/venv/bin/python scripts/bench_render.py [--project FILE] [--passes N]
+    .venv/bin/python scripts/bench_render.py [--project FILE] [--passes N]
                                                   [--only compositor|queue] [--workers N]
                                                   [--long SECONDS]
 

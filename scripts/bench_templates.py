@@ -12,7 +12,7 @@ Prints one JSON object: each way's wall seconds and rows per minute, and the rat
 `--data` to the other two. Every video is H.264, 1280x720, 30 fps, preset veryfast, crf 23,
 yuv420p (x264's defaults as MoviePy's ffmpeg uses them), no audio.
 
-    /work/main/.venv/bin/python scripts/bench_templates.py [--rows 100] [--workers N]
+    .venv/bin/python scripts/bench_templates.py [--rows 100] [--workers N]
                                                           [--keep DIR]
 
 The card: a full-frame background in the row's color, the row's 240x240 picture growing from

@@ -3,7 +3,7 @@ per-character animator whose range moves every frame (each frame regroups and tr
 glyph), beside the same paragraph still (its layout and blob cached after the first frame).
 Prints one JSON object.
 
-    /work/venv/bin/python scripts/bench_text.py [--passes 5] [--frames 90]
+    .venv/bin/python scripts/bench_text.py [--passes 5] [--frames 90]
 
 Built with the engine's own commands (text.animate's `pop` preset: scale and opacity per
 character through an overshooting ease). `fps` is render_frame into a reused array, best of

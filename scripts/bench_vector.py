@@ -1,6 +1,6 @@
 """Benchmark of the vector features: frames per second one render worker draws, at 1080p.
 
-    /work/venv/bin/python scripts/bench_vector.py [--passes 3] [--frames 90]
+    .venv/bin/python scripts/bench_vector.py [--passes 3] [--frames 90]
 
 - `logo_reveal`: examples/logo_reveal.py's project built at 1920x1080: a 30-point bezier
   outline with an animated trim and offset, a dashed ring, a spring, and a text wiped in

@@ -2,7 +2,7 @@
 and say per image how much it changed, so a reviewer sees which pictures moved and by how much
 before accepting them.
 
-    /work/venv/bin/python scripts/regenerate_goldens.py [NAME ...]
+    .venv/bin/python scripts/regenerate_goldens.py [NAME ...]
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 calls served, latency per tool (p50, p99, max), what was lost (nothing, or the ids), and the
 supervisor's memory, descriptors, threads and processes sampled over time.
 
-    /work/venv/bin/python scripts/soak.py [--minutes 2 | --seconds S] [--clients 4] [--seed N]
+    .venv/bin/python scripts/soak.py [--minutes 2 | --seconds S] [--clients 4] [--seed N]
 
 The load: `--clients` threads picking at random among file operations (write, read, edit, list,
 search), project edits (command_run and command_batch adding, changing and removing layers,

@@ -4,7 +4,7 @@ gives rendervisor (libx264, preset veryfast, crf 23, yuv420p, 30 fps, no audio).
 JSON object with the wall seconds of all the rows together, building the clips and writing
 them as `write_videofile` does.
 
-    /work/main/.venv/bin/python scripts/peers/moviepy_cards.py ROWS.csv OUTPUT_FOLDER
+    .venv/bin/python scripts/peers/moviepy_cards.py ROWS.csv OUTPUT_FOLDER
 
 MoviePy draws with numpy and Pillow on one core and pipes raw frames to an ffmpeg process (its
 own imageio-ffmpeg binary), so the encoder gets the other cores, as it would for a MoviePy

@@ -3,7 +3,7 @@ built with MoviePy clips and written to H.264 with the encoder settings rendervi
 measured with (libx264, preset veryfast, yuv420p, 30 fps, no audio). Prints one JSON object
 with MoviePy's frames per second, render and encode together, as `write_videofile` does them.
 
-    /work/venv/bin/python scripts/peers/moviepy_reference.py [--passes N] [--keep FILE]
+    .venv/bin/python scripts/peers/moviepy_reference.py [--passes N] [--keep FILE]
 
 MoviePy draws with numpy and Pillow on one core and pipes raw frames to an ffmpeg process (its
 own imageio-ffmpeg binary), so the encoder gets the other cores, as it would for a MoviePy user.

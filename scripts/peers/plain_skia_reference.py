@@ -8,7 +8,7 @@ the compositor's frame rate to this one is the cost of the compositor itself. `s
 can also encode each frame to a JPEG file with PyAV, as a render worker's exporter does
 (FFmpeg's mjpeg, full-range 4:4:4, quality 2).
 
-    /work/venv/bin/python scripts/peers/plain_skia_reference.py
+    .venv/bin/python scripts/peers/plain_skia_reference.py
 """
 
 from __future__ import annotations
