@@ -25,6 +25,7 @@ from protocol.cancel import Cancelled
 from protocol.model.output_names import queue_outputs
 from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
+from supervisor.cli.flag_pairs import flag_pairs
 from supervisor.cli.project import check_writable, open_engine
 from supervisor.cli.template_rows import queue_rows, template_rows
 from supervisor.engine.commands.lookup import find_comp
@@ -37,20 +38,9 @@ from supervisor.work import Work
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def codec_options(pairs: list[str]) -> dict:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"rendervisor render: --codec-option {pair!r} is not KEY=VALUE; "
-                             "write it like --codec-option crf=20.")
-        options[key.strip()] = value
-    return options
-
-
 def prepare_queue(engine, args) -> None:
     """Turn the flags into the queue this process renders (in memory only)."""
-    options = codec_options(args.codec_option)
+    options = flag_pairs(args.codec_option, "--codec-option", "KEY=VALUE", "crf=20")
     output = os.path.abspath(args.output) if args.output else None  # as a shell user means it
     try:
         comp = args.comp if args.comp is not None else lone_comp(engine)

@@ -26,6 +26,7 @@ from protocol.model.output_names import expand_row, find_clash, queue_outputs
 from protocol.model.template_params import (ParamError, TargetError, find_param, names_listed,
                                             resolved_values)
 from supervisor.cli.data_rows import pick_rows, read_rows
+from supervisor.cli.flag_pairs import flag_pairs
 from supervisor.engine.template_values import checked_values
 from supervisor.errors import CommandError, UsageError
 
@@ -44,7 +45,7 @@ def template_rows(engine, args) -> list[Row] | None:
         raise UsageError(PREFIX + "--rows picks rows of --data FILE; give the data file.")
     if not args.set and args.data is None:
         return None
-    sets = _checked(engine, _pairs(args.set), os.getcwd(), lambda column: f"--set {column}")
+    sets = _checked(engine, flag_pairs(args.set, "--set", "NAME=VALUE", "title=Hello"), os.getcwd(), lambda column: f"--set {column}")
     if args.data is None:
         picked, source = [(1, {})], "--set"
     else:
@@ -114,17 +115,6 @@ def _refuse_unknown_columns(engine, columns: list[str], source: str) -> None:
             raise UsageError(f"{PREFIX}{source} has a column {column!r}, which is not a param "
                              f"of the project (its params are {names_listed(engine.doc)}); "
                              "rename the column to a param's name, or remove it.")
-
-
-def _pairs(pairs: list[str]) -> dict:
-    values = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"{PREFIX}--set {pair!r} is not NAME=VALUE; write it like --set "
-                             "title=Hello.")
-        values[name.strip()] = value
-    return values
 
 
 def _checked(engine, given: dict, folder: str | None, where) -> dict:
