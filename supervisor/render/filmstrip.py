@@ -5,12 +5,11 @@ idle render workers (supervisor/render/frame_jobs.py), laid out on one labelled 
 
 from __future__ import annotations
 
-from protocol.cancel import Cancel, Cancelled
+from protocol.cancel import Cancel
 from protocol.model.keyframes import frame_count
 from supervisor.errors import CommandError
 from supervisor.render.contact_sheet import draw_sheet, frame_side
-from supervisor.render.frame_jobs import run_spread
-from supervisor.render.preview_jobs import why_not_drawn
+from supervisor.render.frame_jobs import spread_results
 from supervisor.render.stills import frame_at
 from supervisor.runtime.pool import Pool
 
@@ -65,13 +64,8 @@ def draw_filmstrip(pool: Pool, snapshot_id: str, document: dict, comp: dict, fra
     rate = comp["frameRate"]
     side = frame_side(len(frames), columns, (comp["width"], comp["height"]), max_side)
     payloads = [{"comp": comp["id"], "time": frame / rate, "max_side": side} for frame in frames]
-    results, failure = run_spread(pool, "preview", payloads, snapshot_id, document, cancel)
-    if cancel.cancelled:
-        raise Cancelled(cancel.reason)
-    if failure is not None:
-        time = round(payloads[failure.index]["time"], 3)
-        raise CommandError(why_not_drawn(failure.error, pool, comp, time, "max_side or count",
-                                         failure.worker))
+    results = spread_results(pool, "preview", payloads, snapshot_id, document, cancel, comp,
+                             "max_side or count")
     labels = [f"{frame / rate:.2f} s · frame {frame}" for frame in frames]
     png, grid = draw_sheet([result["png"] for result in results], labels, columns)
     cells = []

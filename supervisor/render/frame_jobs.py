@@ -18,7 +18,9 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.cancel import Cancel
+from protocol.cancel import Cancel, Cancelled
+from supervisor.errors import CommandError
+from supervisor.render.preview_jobs import why_not_drawn
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.runtime.pool import DEADLINE, JobFailed, Pool, Worker
 
@@ -101,3 +103,18 @@ def run_spread(pool: Pool, task: str, payloads: list[dict], snapshot_id: str, do
         thread.join()
     waiting.close()
     return results, state["failure"]
+
+
+def spread_results(pool: Pool, task: str, payloads: list[dict], snapshot_id: str,
+                   document: dict, cancel: Cancel, comp: dict, smaller: str) -> list[Any]:
+    """run_spread's results in payload order; Cancelled when `cancel` is; a CommandError with
+    the sentence for the first job that failed, at its payload's time in `comp` (`smaller`:
+    what to make smaller when a job ran out of time or memory)."""
+    results, failure = run_spread(pool, task, payloads, snapshot_id, document, cancel)
+    if cancel.cancelled:
+        raise Cancelled(cancel.reason)
+    if failure is not None:
+        time = round(payloads[failure.index]["time"], 3)
+        raise CommandError(why_not_drawn(failure.error, pool, comp, time, smaller,
+                                         failure.worker))
+    return results

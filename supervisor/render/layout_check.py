@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import math
 
-from protocol.cancel import Cancel, Cancelled
+from protocol.cancel import Cancel
 from protocol.model.legibility import ACTION_SAFE, TITLE_SAFE
 from supervisor.errors import CommandError
-from supervisor.render.frame_jobs import run_spread
-from supervisor.render.preview_jobs import why_not_drawn
+from supervisor.render.frame_jobs import spread_results
 from supervisor.render.stills import frame_at
 from supervisor.runtime.pool import Pool
 from workers.layout_checks import WHEN
@@ -69,13 +68,8 @@ def check_layout(pool: Pool, snapshot_id: str, document: dict, comp: dict, times
                  "actionSafe": action_safe,
                  "layers": [{"id": layer, "rest": rest} for layer, rest in layers.items()]}
                 for time, layers in sorted(moments.items())]
-    results, failure = run_spread(pool, "layout_check", payloads, snapshot_id, document, cancel)
-    if cancel.cancelled:
-        raise Cancelled(cancel.reason)
-    if failure is not None:
-        time = round(payloads[failure.index]["time"], 3)
-        raise CommandError(why_not_drawn(failure.error, pool, comp, time, "the comp's size",
-                                         failure.worker))
+    results = spread_results(pool, "layout_check", payloads, snapshot_id, document, cancel,
+                             comp, "the comp's size")
     return {"findings": merged([found for result in results for found in result["findings"]],
                                comp)}
 
