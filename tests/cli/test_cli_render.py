@@ -389,3 +389,12 @@ def test_dither_none_rounds_video_to_nearest(tmp_path):
     assert result.returncode == 0, result.stderr
     luma = decoded_luma(tmp_path / "g.mp4")[0]
     assert longest_flat_run(list(np.round(luma.mean(axis=0), 3))) > 32
+
+
+@pytest.mark.parametrize("pair", ["crf", "=20", " =20"])
+def test_a_codec_option_that_is_not_key_value_is_one_line_and_nothing_is_written(project,
+                                                                                 tmp_path, pair):
+    assert_usage_error(rendervisor("render", project, "--codec-option", pair),
+                       f"--codec-option {pair!r} is not KEY=VALUE",
+                       "write it like --codec-option crf=20")
+    assert not (tmp_path / "out").exists()
