@@ -160,9 +160,7 @@ class ClusterPool:
             document = self._here.get(job["snapshot"])
             if document is None:  # run_with_snapshot sends it again
                 raise JobFailed("this node does not hold the snapshot yet", SNAPSHOT_MISSING)
-            self._here.move_to_end(job["snapshot"])
-            while len(self._here) > max(MIN_SCATTERED, 2 * self.slots):
-                self._here.popitem(last=False)  # as the scattered ones: one per template row
+            self._keep_recent(self._here, job["snapshot"])  # one per template row, too
         try:
             return mix_to_file(job, document, cancel)
         except Cancelled:
@@ -182,10 +180,16 @@ class ClusterPool:
             # documents ("comps", "footage", ...) would share names and one task draw the
             # other's. A list's element is named by a hash of its content.
             self._documents[snapshot_id] = self.client.scatter([document], broadcast=True)[0]
-        self._documents.move_to_end(snapshot_id)
-        while len(self._documents) > max(MIN_SCATTERED, 2 * self.slots):
-            self._documents.popitem(last=False)  # Dask keeps it while a task still needs it
-        return self._documents[snapshot_id]
+        document = self._documents[snapshot_id]
+        self._keep_recent(self._documents, snapshot_id)  # Dask keeps one a task still needs
+        return document
+
+    def _keep_recent(self, documents: OrderedDict, snapshot_id: str) -> None:
+        """Mark `snapshot_id` the most recently used, and let go of the least recently used
+        past MIN_SCATTERED or two per slot (see MIN_SCATTERED)."""
+        documents.move_to_end(snapshot_id)
+        while len(documents) > max(MIN_SCATTERED, 2 * self.slots):
+            documents.popitem(last=False)
 
     def _wait(self, future, cancel: Cancel | None) -> dict:
         """The task's result; woken by the future's completion or the render's cancel,
