@@ -30,6 +30,7 @@ import av  # noqa: E402
 import numpy as np  # noqa: E402
 
 from supervisor.engine.engine import Engine  # noqa: E402
+from tests.helpers.bands import longest_flat_run  # noqa: E402
 from workers.compositor import render_frame  # noqa: E402
 from workers.exporter.pixels import video_frame  # noqa: E402
 from workers.exporter.segments import encode_segment  # noqa: E402
@@ -71,14 +72,6 @@ def encoded(frames: list[np.ndarray], dither: str, folder: str) -> str:
     encode_segment(frames, 0, 30, "h264", {"dither": dither}, path,
                    keyframe_interval=len(frames))
     return path
-
-
-def longest_flat_run(values) -> int:
-    longest = run = 1
-    for left, right in zip(values, values[1:]):
-        run = run + 1 if left == right else 1
-        longest = max(longest, run)
-    return longest
 
 
 def main() -> None:

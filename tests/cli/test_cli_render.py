@@ -13,6 +13,7 @@ import pytest
 import skia
 
 from supervisor.engine.engine import Engine
+from tests.helpers.bands import longest_flat_run, ramp_runs
 from tests.helpers.cli_projects import error_lines, popen, rendervisor, small_project
 from tests.helpers.sound_files import decode_sound, tone, write_wav
 from workers.compositor import render_frame
@@ -248,37 +249,40 @@ def test_ntsc_frame_rates_are_encoded_as_their_1001_fractions(tmp_path, rate, ex
     assert stamps == [index / exact for index in range(len(stamps))]
 
 
-def longest_flat_run(row) -> int:
-    longest = run = 1
-    for left, right in zip(row, row[1:]):
-        run = run + 1 if left == right else 1
-        longest = max(longest, run)
-    return longest
+def rect_project(path, width: int, height: int, rect: dict, effect: dict | None = None,
+                 duration=1 / 30) -> str:
+    """A comp of one rect shape (`rect`: layer.add's params), through `effect` if given."""
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": width, "height": height,
+                            "duration": duration})
+    engine.run("layer.add", {"comp": "Main", "type": "shape", "shape": "rect", **rect})
+    if effect is not None:
+        engine.run("effect.add", {"comp": "Main", "layer": 1, **effect})
+    engine.run("project.save", {"path": str(path)})
+    return str(path)
 
 
 def gradient_project(path, start="#101418", end="#20262c", width=512, height=16,
                      duration=1 / 30) -> str:
     """A comp (512x16, one frame unless told) filled with a horizontal gradient from `start` to
     `end`."""
-    engine = Engine()
-    engine.run("comp.new", {"name": "Main", "width": width, "height": height,
-                            "duration": duration})
-    engine.run("layer.add", {"comp": "Main", "type": "shape", "shape": "rect",
-                             "size": [width, height], "fill": {
-                                 "type": "linear", "start": [0, 0], "end": [width, 0],
-                                 "stops": [[0, start], [1, end]]}})
-    engine.run("project.save", {"path": str(path)})
-    return str(path)
+    return rect_project(path, width, height, {"size": [width, height], "fill": {
+        "type": "linear", "start": [0, 0], "end": [width, 0], "stops": [[0, start], [1, end]]}},
+        duration=duration)
+
+
+def rendered_png(project: str, folder) -> np.ndarray:
+    """The project's one frame rendered by `rendervisor render` to a PNG, decoded (RGB)."""
+    result = rendervisor("render", project, "--comp", "Main",
+                         "--output", folder / "frame_[#].png", "--quiet")
+    assert result.returncode == 0, result.stderr
+    with av.open(str(folder / "frame_0.png")) as image:
+        return next(image.decode(video=0)).to_ndarray(format="rgb24").astype(int)
 
 
 def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
     # 16 levels of red over 512 px: undithered, each level is a flat band 32 px wide.
-    gradient_project(tmp_path / "g.rvproj")
-    result = rendervisor("render", tmp_path / "g.rvproj", "--comp", "Main",
-                         "--output", tmp_path / "g_[#].png", "--quiet")
-    assert result.returncode == 0, result.stderr
-    with av.open(str(tmp_path / "g_0.png")) as image:
-        pixels = next(image.decode(video=0)).to_ndarray(format="rgb24").astype(int)
+    pixels = rendered_png(gradient_project(tmp_path / "g.rvproj"), tmp_path)
     for channel in range(3):
         # Columns averaged over the rows, as the eye sees an ordered dither: no flat band.
         seen = list(np.round(pixels[:, :, channel].mean(axis=0), 3))
@@ -286,6 +290,27 @@ def test_a_dark_gradient_is_dithered_not_banded(tmp_path):
     # Still the gradient: the mean of each 64 px span rises from one end to the other.
     means = pixels[:, :, 0].reshape(16, 8, 64).mean(axis=(0, 2))
     assert list(means) == sorted(means) and means[-1] - means[0] > 12
+
+
+def blurred_edge_project(path, width=1024, height=64, color="#101418", radius=200) -> str:
+    """A dark rect over the comp's right half (black to its left), blurred by `radius`: a ramp
+    of 16 to 24 levels over about 600 px."""
+    return rect_project(path, width, height,
+                        {"size": [width, 20 * height], "fill": color,
+                         "position": [width, height / 2]},
+                        {"effect": "gaussianBlur", "params": {"radius": radius}})
+
+
+def test_a_wide_blur_of_a_dark_edge_is_dithered_not_banded(tmp_path):
+    # Skia's blur rounds to 8 bits: this ramp came out in flat bands 25 to 40 px wide.
+    pixels = rendered_png(blurred_edge_project(tmp_path / "b.rvproj"), tmp_path)
+    for channel in range(3):
+        # Columns averaged over the rows, as the eye sees a dither: no flat band.
+        assert ramp_runs(pixels[:, :, channel].mean(axis=0)) <= 8, f"channel {channel}"
+    # Still the blurred edge: black at the left, the rect's color at the right, rising between.
+    red = pixels[:, :, 0].mean(axis=0)
+    assert red[:200].max() == 0 and abs(red[-64:].mean() - 0x10) < 0.5
+    assert list(red[::64]) == sorted(red[::64])
 
 
 def test_a_gif_takes_max_side(tmp_path):

@@ -11,13 +11,14 @@ from __future__ import annotations
 import skia
 
 from protocol.model.transforms import is_visible, layer_matrix, layer_opacity
-from workers.compositor.blending import NORMAL, blend_mode, draw_matted, layer_paint
+from workers.compositor.blending import NORMAL, blend_mode, draw_matted
 from workers.compositor.context import RenderContext
-from workers.compositor.effects import layer_filter
+from workers.compositor.effects import layer_effects
 from workers.compositor.footage import FootageCache
 from workers.compositor.frame import RenderedFrame, render_drawn
 from workers.compositor.layer_kinds import KINDS
-from workers.compositor.masks import active_masks, apply_masks
+from workers.compositor.isolated_layers import draw_isolated
+from workers.compositor.masks import active_masks
 
 
 def walked_frame(document: dict, comp_id: str, time: float, *,
@@ -77,20 +78,15 @@ def draw_layer(canvas: skia.Canvas, ctx: RenderContext, comp: dict, layer: dict,
         return
     if blend is None:
         blend = blend_mode(layer.get("blendMode"))
-    image_filter = layer_filter(layer, time)
+    effects = layer_effects(layer, time)
     masks = active_masks(layer)
     row0, row1, row2 = layer_matrix(comp, layer, time)
     drawing = kind.drawing(ctx, comp, layer, time)
     canvas.save()
     canvas.concat(skia.Matrix.MakeAll(*row0, *row1, *row2))
-    if image_filter is None and not masks and (
+    if effects is None and not masks and (
             (opacity == 1.0 and blend == NORMAL) or drawing.single_paint):
         drawing.draw(canvas, {"opacity": opacity, "blend": blend})
     else:
-        bounds = drawing.bounds()
-        canvas.saveLayer(bounds, layer_paint(opacity, blend, image_filter))
-        drawing.draw(canvas, {"opacity": 1.0, "blend": NORMAL})
-        if masks:  # before the effects, which the saveLayer's paint applies on restore
-            apply_masks(canvas, bounds, masks, time)
-        canvas.restore()
+        draw_isolated(canvas, drawing, effects, masks, opacity, blend, time)
     canvas.restore()

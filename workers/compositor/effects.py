@@ -4,6 +4,9 @@ Effects apply in order to the layer's own pixels, before its opacity and blendin
 goes on the paint of the layer's saveLayer, drawn while the canvas holds the layer's matrix, so
 a blur radius is in the layer's own pixels and scales with the layer, as in After Effects.
 Color effects are 4x5 color matrices (on unpremultiplied colors; the fifth column is 0..1).
+
+A chain with a wide blur is drawn in float instead (float_effects.py), from the same params and
+the same color matrices, because Skia's blur rounds to 8 bits.
 """
 
 from __future__ import annotations
@@ -28,47 +31,74 @@ def effect_params(effect: dict, time: float) -> dict:
             for name, (_, default) in EFFECTS.get(effect.get("effect"), {}).items()}
 
 
-def layer_filter(layer: dict, time: float) -> skia.ImageFilter | None:
-    """The layer's enabled effects chained in order, or None when it has none."""
-    chain = None
+class LayerEffects:
+    """A layer's enabled effects at one time: `chain`, their names and params in order, and
+    `image_filter`, the Skia filter that draws them all."""
+
+    def __init__(self, chain: list, image_filter: skia.ImageFilter) -> None:
+        self.chain = chain
+        self.image_filter = image_filter
+
+    def widest_blur(self) -> float:
+        """The largest blur sigma of the chain, in the layer's pixels (0 when it blurs nothing)."""
+        return max((blur_sigma(name, params) for name, params in self.chain), default=0.0)
+
+    def spread(self) -> float:
+        """How far past its content the chain can reach, in the layer's pixels: each blur's
+        three sigmas and each shadow's distance, added up in order."""
+        reach = 0.0
+        for name, params in self.chain:
+            reach += 3.0 * blur_sigma(name, params)
+            if name == "dropShadow":
+                reach += abs(float(params["distance"]))
+        return reach
+
+
+def layer_effects(layer: dict, time: float) -> LayerEffects | None:
+    """The layer's enabled effects at `time`, or None when none of them draws anything."""
+    chain, image_filter = [], None
     for effect in layer.get("effects") or ():
         if not effect.get("enabled", True):
             continue
-        build = _BUILDERS.get(effect.get("effect"))
+        name = effect.get("effect")
+        build = _BUILDERS.get(name)
         if build is not None:
-            chain = build(effect_params(effect, time), chain)
-    return chain
+            params = effect_params(effect, time)
+            chain.append((name, params))
+            image_filter = build(params, image_filter)
+    return None if image_filter is None else LayerEffects(chain, image_filter)
 
 
-def _gaussian_blur(params: dict, source):
-    sigma = max(0.0, float(params["radius"])) / 2.0
-    if sigma <= 0:
-        return source
-    return skia.ImageFilters.Blur(sigma, sigma, skia.TileMode.kDecal, source)
+def blur_sigma(name: str, params: dict) -> float:
+    """The Gaussian sigma an effect blurs with, in the layer's pixels: half its radius (or a
+    shadow's softness), as Skia's blur takes it; 0 for an effect that does not blur."""
+    amount = params.get(_BLUR_PARAMS[name]) if name in _BLUR_PARAMS else 0.0
+    return max(0.0, float(amount)) / 2.0
 
 
-def _drop_shadow(params: dict, source):
-    # direction: 0 = up, clockwise; y points down.
+def shadow_offset(params: dict) -> tuple[float, float]:
+    """A drop shadow's (dx, dy) in the layer's pixels. direction: 0 = up, clockwise; y points
+    down."""
     angle = math.radians(float(params["direction"]))
     distance = float(params["distance"])
-    sigma = max(0.0, float(params["softness"])) / 2.0
-    color = color4f(params["color"], float(params["opacity"]) / 100.0).toColor()
-    return skia.ImageFilters.DropShadow(distance * math.sin(angle), -distance * math.cos(angle),
-                                        sigma, sigma, color, source)
+    return distance * math.sin(angle), -distance * math.cos(angle)
 
 
-def _fill(params: dict, source):
+def shadow_color(params: dict) -> skia.Color4f:
+    return color4f(params["color"], float(params["opacity"]) / 100.0)
+
+
+def fill_matrix(params: dict) -> list:
     amount = _fraction(params["opacity"])
     r, g, b, _ = normalize_color(params["color"])
     keep = 1.0 - amount
-    matrix = [keep, 0, 0, 0, amount * r,
-              0, keep, 0, 0, amount * g,
-              0, 0, keep, 0, amount * b,
-              0, 0, 0, 1, 0]
-    return skia.ImageFilters.ColorFilter(skia.ColorFilters.Matrix(matrix), source)
+    return [keep, 0, 0, 0, amount * r,
+            0, keep, 0, 0, amount * g,
+            0, 0, keep, 0, amount * b,
+            0, 0, 0, 1, 0]
 
 
-def _tint(params: dict, source):
+def tint_matrix(params: dict) -> list:
     amount = _fraction(params["amount"])
     black = normalize_color(params["black"])
     white = normalize_color(params["white"])
@@ -78,30 +108,52 @@ def _tint(params: dict, source):
         row = [amount * span * weight for weight in LUMA]
         row[channel] += 1.0 - amount
         matrix += row + [0, amount * black[channel]]
-    matrix += [0, 0, 0, 1, 0]
+    return matrix + [0, 0, 0, 1, 0]
+
+
+def glow_matrices(params: dict) -> tuple[list, list]:
+    """The glow's two color matrices: `bright`, which keeps only what is brighter than the
+    threshold (alpha ramps from 0 there to 1 at full white, and transparent pixels stay out
+    through the "+ a - 1" term), and `strength`, which scales the blurred glow's alpha."""
+    threshold = _fraction(params["threshold"])
+    ramp = max(1.0 - threshold, 0.01)
+    bright = [1, 0, 0, 0, 0,
+              0, 1, 0, 0, 0,
+              0, 0, 1, 0, 0,
+              LUMA[0] / ramp, LUMA[1] / ramp, LUMA[2] / ramp, 1 / ramp, (-threshold - 1) / ramp]
+    intensity = max(0.0, float(params["intensity"]))
+    strength = [1, 0, 0, 0, 0,
+                0, 1, 0, 0, 0,
+                0, 0, 1, 0, 0,
+                0, 0, 0, intensity, 0]
+    return bright, strength
+
+
+def _gaussian_blur(params: dict, source):
+    sigma = blur_sigma("gaussianBlur", params)
+    if sigma <= 0:
+        return source
+    return skia.ImageFilters.Blur(sigma, sigma, skia.TileMode.kDecal, source)
+
+
+def _drop_shadow(params: dict, source):
+    dx, dy = shadow_offset(params)
+    sigma = blur_sigma("dropShadow", params)
+    return skia.ImageFilters.DropShadow(dx, dy, sigma, sigma, shadow_color(params).toColor(),
+                                        source)
+
+
+def _color_matrix(matrix: list, source):
     return skia.ImageFilters.ColorFilter(skia.ColorFilters.Matrix(matrix), source)
 
 
 def _glow(params: dict, source):
-    threshold = _fraction(params["threshold"])
-    # Keep only what is brighter than the threshold: alpha ramps from 0 at the threshold to 1
-    # at full white (and transparent pixels stay out, through the "+ a - 1" term).
-    ramp = max(1.0 - threshold, 0.01)
-    bright = skia.ColorFilters.Matrix([1, 0, 0, 0, 0,
-                                       0, 1, 0, 0, 0,
-                                       0, 0, 1, 0, 0,
-                                       LUMA[0] / ramp, LUMA[1] / ramp, LUMA[2] / ramp,
-                                       1 / ramp, (-threshold - 1) / ramp])
-    intensity = max(0.0, float(params["intensity"]))
-    strength = skia.ColorFilters.Matrix([1, 0, 0, 0, 0,
-                                         0, 1, 0, 0, 0,
-                                         0, 0, 1, 0, 0,
-                                         0, 0, 0, intensity, 0])
-    sigma = max(0.0, float(params["radius"])) / 2.0
-    glow = skia.ImageFilters.ColorFilter(bright, source)
+    bright, strength = glow_matrices(params)
+    sigma = blur_sigma("glow", params)
+    glow = _color_matrix(bright, source)
     if sigma > 0:
         glow = skia.ImageFilters.Blur(sigma, sigma, skia.TileMode.kDecal, glow)
-    glow = skia.ImageFilters.ColorFilter(strength, glow)
+    glow = _color_matrix(strength, glow)
     # The glow adds light on top of the untouched layer.
     return skia.ImageFilters.Xfermode(skia.BlendMode.kPlus, source, glow)
 
@@ -113,7 +165,9 @@ def _fraction(percent) -> float:
 _BUILDERS = {
     "gaussianBlur": _gaussian_blur,
     "dropShadow": _drop_shadow,
-    "fill": _fill,
-    "tint": _tint,
+    "fill": lambda params, source: _color_matrix(fill_matrix(params), source),
+    "tint": lambda params, source: _color_matrix(tint_matrix(params), source),
     "glow": _glow,
 }
+# The param each blurring effect's sigma comes from.
+_BLUR_PARAMS = {"gaussianBlur": "radius", "dropShadow": "softness", "glow": "radius"}

@@ -37,13 +37,14 @@ import skia
 from protocol.model.keyframes import is_animated
 from protocol.model.time_remap import TIMED_TYPES, source_time
 from protocol.model.transforms import layer_opacity
-from workers.compositor.blending import NORMAL, blend_mode, draw_matted, layer_paint
+from workers.compositor.blending import NORMAL, blend_mode, draw_matted
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
-from workers.compositor.effects import layer_filter
+from workers.compositor.effects import LayerEffects, layer_effects
 from workers.compositor.footage import FootageCache
 from workers.compositor.footage_layers import footage_duration
 from workers.compositor.layer_kinds import KINDS
-from workers.compositor.masks import active_masks, apply_masks
+from workers.compositor.isolated_layers import draw_isolated
+from workers.compositor.masks import active_masks
 from workers.compositor.matrix_tables import LayerTransforms, set_affine
 from workers.compositor.motion_blur import motion_blur_settings, sample_times
 from workers.compositor.still_layers import FULL, STILL_LAYERS, StillLayers
@@ -285,7 +286,7 @@ class LayerPlan:
         self.still_matrix = transforms.still[index]
         self.matrix = skia.Matrix()  # updated in place for each frame of a moving layer
         self._effects_move = has_keys(layer.get("effects"))
-        self._filter = None if self._effects_move else layer_filter(layer, 0.0)
+        self._effects = None if self._effects_move else layer_effects(layer, 0.0)
         self._masks_move = has_keys(self.masks)
         content_moves = has_keys(layer.get("content"))
         self.drawing = None
@@ -300,7 +301,7 @@ class LayerPlan:
         # opacity that does not move, drawn straight onto the canvas. What `draw` would do for
         # it each frame, less the decisions, whose outcome never changes.
         self.direct = None
-        if self.drawing is not None and self._filter is None and not self._effects_move \
+        if self.drawing is not None and self._effects is None and not self._effects_move \
                 and not self.masks and not opacity_moves:
             opacity = layer_opacity(layer, 0.0)
             if opacity > 0.0 and ((opacity == 1.0 and self.blend == NORMAL)
@@ -322,7 +323,7 @@ class LayerPlan:
         if blend is None:
             blend = self.blend
         ctx = self.owner.ctx
-        image_filter = layer_filter(self.layer, time) if self._effects_move else self._filter
+        effects = layer_effects(self.layer, time) if self._effects_move else self._effects
         drawing = self.drawing or self.kind.drawing(ctx, self.comp_plan.comp, self.layer, time)
         matrix = self.still_matrix
         if matrix is None:
@@ -330,19 +331,14 @@ class LayerPlan:
             set_affine(matrix, frames.matrices[self.index][index])
         canvas.save()
         canvas.concat(matrix)
-        if image_filter is None and not self.masks and (
+        if effects is None and not self.masks and (
                 (opacity == 1.0 and blend == NORMAL) or drawing.single_paint):
             drawing.draw(canvas, {"opacity": opacity, "blend": blend})
         else:
-            bounds = drawing.bounds()
-            canvas.saveLayer(bounds, layer_paint(opacity, blend, image_filter))
-            drawing.draw(canvas, {"opacity": 1.0, "blend": NORMAL})
-            if self.masks:  # before the effects, which the saveLayer's paint applies on restore
-                apply_masks(canvas, bounds, self.masks, time)
-            canvas.restore()
+            draw_isolated(canvas, drawing, effects, self.masks, opacity, blend, time)
         canvas.restore()
         if damage is not None:
-            damage.append(_reach(drawing.bounds(), image_filter, matrix))
+            damage.append(_reach(drawing.bounds(), effects, matrix))
 
     # -- sources: precomps, footage -----------------------------------------------------------
 
@@ -548,14 +544,14 @@ class MattedUnit:
         return self.layer.files(depth) + self.matte.files(depth)
 
 
-def _reach(bounds: skia.Rect | None, image_filter: skia.ImageFilter | None,
+def _reach(bounds: skia.Rect | None, effects: LayerEffects | None,
            matrix: skia.Matrix) -> tuple | None:
-    """Where a layer drawn within `bounds` (its content box), through `image_filter`, under
-    `matrix` can have changed the canvas: (left, top, right, bottom) in comp pixels, or FULL."""
+    """Where a layer drawn within `bounds` (its content box), through `effects`, under `matrix`
+    can have changed the canvas: (left, top, right, bottom) in comp pixels, or FULL."""
     if bounds is None:
         return FULL
-    if image_filter is not None:
-        bounds = image_filter.computeFastBounds(bounds)
+    if effects is not None:
+        bounds = effects.image_filter.computeFastBounds(bounds)
     box = matrix.mapRect(bounds)
     return (box.left(), box.top(), box.right(), box.bottom())
 

@@ -1,0 +1,244 @@
+"""Effect chains with a wide blur, drawn in float so the blur's ramps can be dithered
+(docs/document.md, "Effects").
+
+Skia's CPU blur rounds to 8 bits on any surface, F16 and F32 alike, so a wide blur of a dark
+edge comes out in flat steps of one level, many pixels wide, which H.264 and GIF make worse. A
+chain with a blur of FLOAT_BLUR_FROM device pixels or more is drawn here instead:
+
+1. The layer's content (and its masks) is drawn on a float surface in the layer's filter space:
+   its own pixels scaled as the canvas scales them (device pixels themselves when the layer is
+   not rotated or skewed), over the box the chain can reach and the canvas can show.
+2. Each effect runs in order on those float pixels: blurs in numpy at a coarse step
+   (float_blur.py), shadows and glows composited by Skia on float surfaces, color effects through
+   the same color matrices as Skia's chain (effects.py).
+3. The result is drawn onto the canvas through the layer's opacity and blend mode with Skia's
+   dither, scaled back up with linear filtering, so a ramp finer than 8 bits is dithered where it
+   lands, as a gradient is.
+
+Narrower blurs stay Skia's: their ramps are under about 25 px, where an 8-bit step is a pixel
+or two wide, and Skia is quicker there.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+import skia
+
+from workers.compositor.blending import layer_paint
+from workers.compositor.effects import (LayerEffects, blur_sigma, fill_matrix, glow_matrices,
+                                        shadow_color, shadow_offset, tint_matrix)
+from workers.compositor.float_blur import (as_float, blur_step, gaussian_blur, reduce,
+                                           residual_sigma)
+
+# The device sigma from which a chain is drawn here (see the module's docstring).
+FLOAT_BLUR_FROM = 4.0
+_LINEAR = skia.SamplingOptions(skia.FilterMode.kLinear)
+_NEAREST = skia.SamplingOptions()
+
+
+def draws_in_float(effects: LayerEffects, matrix: skia.Matrix) -> bool:
+    """Whether `effects`, drawn under `matrix`, blur wide enough to be drawn here."""
+    return effects.widest_blur() * matrix.getMinScale() >= FLOAT_BLUR_FROM
+
+
+def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect | None,
+                  opacity: float, blend: skia.BlendMode,
+                  draw_content: Callable[[skia.Canvas], None]) -> None:
+    """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`) through
+    `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's saveLayer would."""
+    space = FilterSpace(canvas.getTotalMatrix())
+    if not space.scales:
+        return  # scaled to nothing: nothing shows
+    steps = [space.step(blur_sigma(name, params)) for name, params in effects.chain]
+    box = space.work_box(bounds, effects, canvas.getDeviceClipBounds(), max(steps))
+    if box is None:
+        return
+    pixels, step = _content(space, box, bounds, draw_content), 1
+    for name, params in effects.chain:
+        pixels, step = _STAGES[name](pixels, step, params, space)
+
+    canvas.save()
+    if bounds is not None:
+        # No pixel beyond what Skia's chain would reach, which is what the layer reports it
+        # can have changed (render_plan.py's damage).
+        canvas.clipRect(effects.image_filter.computeFastBounds(bounds))
+    canvas.setMatrix(skia.Matrix.Concat(space.filter_to_device,
+                                        skia.Matrix.Concat(skia.Matrix.Translate(box[0], box[1]),
+                                                           skia.Matrix.Scale(step, step))))
+    paint = layer_paint(opacity, blend)
+    paint.setDither(True)
+    exact = step == 1 and space.filter_to_device.isIdentity()
+    canvas.drawImage(_image(pixels), 0, 0, _NEAREST if exact else _LINEAR, paint)
+    canvas.restore()
+
+
+class FilterSpace:
+    """The space a layer's effects are computed in: its own coordinates scaled by the canvas's
+    scale, so a blur's sigma is in pixels that land one to one on the canvas. The rest of the
+    canvas's matrix (a rotation, a skew) is applied when the result is drawn."""
+
+    def __init__(self, matrix: skia.Matrix) -> None:
+        if matrix.isScaleTranslate():
+            self.sx, self.sy = matrix.getScaleX(), matrix.getScaleY()
+            self.layer_to_filter = matrix  # getTotalMatrix gave us our own copy
+            self.filter_to_device = skia.Matrix()
+        else:
+            # The lengths of the matrix's columns: how much it stretches each layer axis.
+            self.sx = math.hypot(matrix.getScaleX(), matrix.getSkewY())
+            self.sy = math.hypot(matrix.getSkewX(), matrix.getScaleY())
+            self.layer_to_filter = skia.Matrix.Scale(self.sx, self.sy)
+            self.filter_to_device = skia.Matrix.Concat(
+                matrix, skia.Matrix.Scale(1.0 / self.sx, 1.0 / self.sy)) if self.scales else None
+        self.scale = min(abs(self.sx), abs(self.sy))
+
+    @property
+    def scales(self) -> bool:
+        return abs(self.sx) > 0 and abs(self.sy) > 0
+
+    def step(self, sigma: float) -> int:
+        """The coarse step a blur of `sigma` layer pixels runs at here."""
+        return blur_step(sigma * self.scale)
+
+    def work_box(self, bounds: skia.Rect | None, effects: LayerEffects, clip: skia.IRect,
+                 multiple: int) -> tuple | None:
+        """(left, top, width, height) in filter pixels, width and height multiples of
+        `multiple`: where the chain can draw, cut to what the clip shows and what reaches it."""
+        spread = effects.spread()
+        margin_x, margin_y = spread * abs(self.sx), spread * abs(self.sy)
+        inverse = skia.Matrix()
+        if not self.filter_to_device.invert(inverse):
+            return None
+        area = _outset(inverse.mapRect(skia.Rect.Make(clip)), margin_x, margin_y)
+        if bounds is not None:
+            reach = self.layer_to_filter.mapRect(effects.image_filter.computeFastBounds(bounds))
+            if not area.intersect(reach):
+                return None
+        box = area.roundOut()
+        if box.isEmpty():
+            return None
+        width = -(-box.width() // multiple) * multiple
+        height = -(-box.height() // multiple) * multiple
+        return box.left(), box.top(), width, height
+
+
+def _outset(rect: skia.Rect, dx: float, dy: float) -> skia.Rect:
+    return skia.Rect.MakeLTRB(rect.left() - dx, rect.top() - dy, rect.right() + dx,
+                              rect.bottom() + dy)
+
+
+# -- float pixels: (height, width, 4) float32, premultiplied -----------------------------------
+
+def _surface(width: int, height: int) -> skia.Surface:
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_F16_ColorType, skia.kPremul_AlphaType)
+    return skia.Surface.MakeRaster(info)
+
+
+def _read(surface: skia.Surface) -> np.ndarray:
+    return surface.makeImageSnapshot().toarray(colorType=skia.kRGBA_F32_ColorType,
+                                               alphaType=skia.kPremul_AlphaType)
+
+
+def _image(pixels: np.ndarray) -> skia.Image:
+    return skia.Image.fromarray(np.ascontiguousarray(as_float(pixels)),
+                                colorType=skia.kRGBA_F32_ColorType,
+                                alphaType=skia.kPremul_AlphaType)
+
+
+def _content(space: FilterSpace, box: tuple, bounds: skia.Rect | None,
+             draw_content) -> np.ndarray:
+    """The layer's content over `box`: the very pixels its saveLayer would hold, 8-bit as the
+    canvas is (so a gradient in it is dithered as it would be there)."""
+    left, top, width, height = box
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+    surface = skia.Surface.MakeRaster(info)
+    canvas = surface.getCanvas()
+    canvas.translate(-left, -top)
+    canvas.concat(space.layer_to_filter)
+    canvas.saveLayer(bounds, None)  # clipped to the content box, as the layer's saveLayer is
+    draw_content(canvas)
+    canvas.restore()
+    pixels = np.empty((height, width, 4), np.uint8)
+    if not surface.readPixels(skia.Pixmap(info, pixels, width * 4)):
+        raise RuntimeError(f"reading back a {width}x{height} layer failed")
+    # Drawn at full size and averaged down by the blur (float_blur.reduce): drawn straight at
+    # a coarse step, a mask's feather (a Skia mask filter) came out tens of levels wrong.
+    return pixels
+
+
+def _blurred(pixels: np.ndarray, step: int, sigma: float, space: FilterSpace) -> tuple:
+    """`pixels` (at `step`) blurred by `sigma` layer pixels, and the step the result is at."""
+    sigma_x, sigma_y = sigma * abs(space.sx), sigma * abs(space.sy)
+    coarse = max(step, blur_step(min(sigma_x, sigma_y)))
+    pixels = reduce(pixels, coarse // step)
+    return gaussian_blur(pixels, residual_sigma(sigma_x, coarse, step),
+                         residual_sigma(sigma_y, coarse, step)), coarse
+
+
+def _over(below: np.ndarray, below_step: int, above: np.ndarray, above_step: int,
+          offset=(0.0, 0.0), blend=skia.BlendMode.kSrcOver) -> np.ndarray:
+    """`above` (at `above_step`) drawn with `blend` over `below` (at the coarser `below_step`,
+    moved by `offset` filter pixels), at `above_step`."""
+    height, width = above.shape[:2]
+    surface = _surface(width, height)
+    canvas = surface.getCanvas()
+    canvas.save()
+    canvas.translate(offset[0] / above_step, offset[1] / above_step)
+    canvas.scale(below_step / above_step, below_step / above_step)
+    canvas.drawImage(_image(below), 0, 0, _LINEAR)
+    canvas.restore()
+    paint = skia.Paint()
+    paint.setBlendMode(blend)
+    canvas.drawImage(_image(above), 0, 0, _NEAREST, paint)
+    return _read(surface)
+
+
+def color_matrix(pixels: np.ndarray, matrix: list) -> np.ndarray:
+    """A 4x5 color matrix applied by Skia's own color filter, as in its chain: 8-bit pixels (a
+    layer's content) on an 8-bit surface, as Skia's chain would, float ones on a float one."""
+    height, width = pixels.shape[:2]
+    paint = skia.Paint()
+    paint.setColorFilter(skia.ColorFilters.Matrix(matrix))
+    if pixels.dtype == np.uint8:
+        out = np.zeros_like(pixels)
+        image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+                                     alphaType=skia.kPremul_AlphaType)
+        surface = skia.Surface(out, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
+        surface.getCanvas().drawImage(image, 0, 0, _NEAREST, paint)
+        del surface  # before `out` is handed on: the surface draws into its memory
+        return out
+    surface = _surface(width, height)
+    surface.getCanvas().drawImage(_image(pixels), 0, 0, _NEAREST, paint)
+    return _read(surface)
+
+
+def _gaussian_blur(pixels, step, params, space):
+    return _blurred(pixels, step, blur_sigma("gaussianBlur", params), space)
+
+
+def _drop_shadow(pixels, step, params, space):
+    # The shadow is the layer's alpha, blurred, in the shadow's color, behind the layer.
+    alpha, at = _blurred(pixels[..., 3:4], step, blur_sigma("dropShadow", params), space)
+    color = shadow_color(params)
+    premultiplied = np.array([color.fR * color.fA, color.fG * color.fA, color.fB * color.fA,
+                              color.fA], dtype=np.float32)
+    dx, dy = shadow_offset(params)
+    return _over(alpha * premultiplied, at, pixels, step, (dx * space.sx, dy * space.sy)), step
+
+
+def _glow(pixels, step, params, space):
+    bright, strength = glow_matrices(params)
+    glow, at = _blurred(color_matrix(pixels, bright), step, blur_sigma("glow", params), space)
+    # The glow adds light to the untouched layer.
+    return _over(color_matrix(glow, strength), at, pixels, step, blend=skia.BlendMode.kPlus), step
+
+
+_STAGES = {
+    "gaussianBlur": _gaussian_blur,
+    "dropShadow": _drop_shadow,
+    "glow": _glow,
+    "fill": lambda pixels, step, params, space: (color_matrix(pixels, fill_matrix(params)), step),
+    "tint": lambda pixels, step, params, space: (color_matrix(pixels, tint_matrix(params)), step),
+}
