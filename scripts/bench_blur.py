@@ -5,11 +5,13 @@
 
 Each case is a 1920x1080 comp with one layer through an effect chain: a full-frame photo-like
 gradient plate under a gaussianBlur (the defocused background), a 960x540 card with a drop
-shadow, and a title-sized card with a glow. `ms`: one frame rendered each way (the median and the
+shadow, a title-sized card with a glow, and a vignette (a dark plate cut by an inverted
+ellipse mask feathered 400 px). `ms`: one frame rendered each way (the median and the
 fastest of N passes, the two timed back to back in alternating order, so a busy machine slows
 both alike); `ratio` = Skia's time / ours (above 1: ours is faster). `flat_run`: the longest flat
 run of the column means along a dark blurred edge (1024 px, #101418 blurred by radius 200), each
-way: the band a viewer sees.
+way: the band a viewer sees; `feather_flat_run` the same along a mask's 600 px feather on that
+plate.
 """
 
 from __future__ import annotations
@@ -32,13 +34,17 @@ from workers.compositor import float_effects, render_frame  # noqa: E402
 WAYS = ("skia", "float")
 
 
-def project(layer: dict, effect: str, params: dict, width=1920, height=1080,
-            background="#202830") -> dict:
+def project(layer: dict, effect: str | None, params: dict, width=1920, height=1080,
+            background="#202830", mask: dict | None = None) -> dict:
     engine = Engine()
     engine.run("comp.new", {"name": "Main", "width": width, "height": height,
                             "duration": 1 / 30, "background": background})
     engine.run("layer.add", {"comp": "Main", "type": "shape", "shape": "rect", **layer})
-    engine.run("effect.add", {"comp": "Main", "layer": 1, "effect": effect, "params": params})
+    if effect is not None:
+        engine.run("effect.add", {"comp": "Main", "layer": 1, "effect": effect,
+                                  "params": params})
+    if mask is not None:
+        engine.run("mask.add", {"comp": "Main", "layer": 1, **mask})
     return engine.doc
 
 
@@ -52,6 +58,9 @@ CASES = {
                                "dropShadow", {"softness": 40, "distance": 20}),
     "title_glow_r40": project({"size": [1200, 200], "fill": "#ffe0a0"},
                               "glow", {"radius": 40, "threshold": 40}),
+    "vignette_feather_400": project({"size": [1920, 1080], "fill": "#080a0c"}, None, {},
+                                    mask={"shape": "ellipse", "size": [1700, 900],
+                                          "mode": "add", "inverted": True, "feather": 400}),
 }
 
 
@@ -65,6 +74,15 @@ def render_ms(doc: dict, way: str) -> float:
 def edge_flat_run(way: str) -> int:
     doc = project({"size": [1024, 1280], "fill": "#101418", "position": [1024, 32]},
                   "gaussianBlur", {"radius": 200}, width=1024, height=64, background="#000000")
+    float_effects.FLOAT_BLUR_FROM = math.inf if way == "skia" else FLOAT_FROM
+    return ramp_runs(render_frame(doc, "Main", 0.0).pixels[:, :, 0].astype(float).mean(axis=0))
+
+
+def feather_flat_run(way: str) -> int:
+    doc = project({"size": [1024, 64], "fill": "#101418"}, None, {}, width=1024, height=64,
+                  background="#000000",
+                  mask={"shape": "path", "mode": "add", "feather": 600,
+                        "points": [[512, -200], [1600, -200], [1600, 300], [512, 300]]})
     float_effects.FLOAT_BLUR_FROM = math.inf if way == "skia" else FLOAT_FROM
     return ramp_runs(render_frame(doc, "Main", 0.0).pixels[:, :, 0].astype(float).mean(axis=0))
 
@@ -90,6 +108,7 @@ def main() -> None:
                        "ratio": round(ms["skia"]["median"] / ms["float"]["median"], 2)}
     print(json.dumps({"cases": cases,
                       "flat_run": {way: edge_flat_run(way) for way in WAYS},
+                      "feather_flat_run": {way: feather_flat_run(way) for way in WAYS},
                       "passes": args.passes}, indent=2))
 
 

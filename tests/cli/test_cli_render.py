@@ -313,6 +313,25 @@ def test_a_wide_blur_of_a_dark_edge_is_dithered_not_banded(tmp_path):
     assert list(red[::64]) == sorted(red[::64])
 
 
+def test_a_wide_feather_on_a_dark_layer_is_dithered_not_banded(tmp_path):
+    # A vignette's edge: a dark solid cut by a mask feathered 600 px. Its coverage has 256
+    # levels, but content times coverage was rounded to 8 bits: bands 35 to 40 px wide.
+    engine = Engine()
+    engine.run("comp.new", {"name": "Main", "width": 1024, "height": 64, "duration": 1 / 30})
+    engine.run("layer.add", {"comp": "Main", "type": "solid", "color": "#101418",
+                             "width": 1024, "height": 64})
+    engine.run("mask.add", {"comp": "Main", "layer": 1, "shape": "path", "mode": "add",
+                            "points": [[512, -200], [1600, -200], [1600, 300], [512, 300]],
+                            "feather": 600})
+    engine.run("project.save", {"path": str(tmp_path / "v.rvproj")})
+    pixels = rendered_png(str(tmp_path / "v.rvproj"), tmp_path)
+    for channel in range(3):
+        assert ramp_runs(pixels[:, :, channel].mean(axis=0)) <= 8, f"channel {channel}"
+    red = pixels[:, :, 0].mean(axis=0)
+    assert red[:200].max() == 0 and red[900:].min() > 10  # black, then the plate through it
+    assert list(red[:768:64]) == sorted(red[:768:64])  # rising to the plateau
+
+
 def test_a_gif_takes_max_side(tmp_path):
     path = small_project(tmp_path / "g.rvproj", frames=4, width=320, height=180)
     result = rendervisor("render", path, "--comp", "Main", "--output", tmp_path / "g.gif",

@@ -70,6 +70,24 @@ def test_opacity_blend_mode_and_masks_apply_as_in_skias_chain(monkeypatch):
     assert_close(ours, skia_drawn)
 
 
+@pytest.mark.parametrize("inverted,opacity,blend", [(False, 100, "normal"),
+                                                    (True, 100, "normal"),
+                                                    (True, 70, "multiply")])
+def test_a_wide_feather_cuts_in_float_as_skia_cuts(monkeypatch, inverted, opacity, blend):
+    # A vignette: a plate with a feathered ellipse, inverted or not, turned with its layer, over
+    # another layer through its opacity and blend mode.
+    cut = mask("m", {"points": [[120, 0], [240, 80], [120, 160], [0, 80]],
+                     "inTangents": [[-66, 0], [0, -44], [66, 0], [0, 44]],
+                     "outTangents": [[66, 0], [0, 44], [-66, 0], [0, -44]], "closed": True},
+               feather=60, inverted=inverted)
+    plate = rect([], rotation=15, scale=(200, 200), masks=[cut], opacity=opacity,
+                 blendMode=blend)
+    under = solid("under", [0.2, 0.7, 0.4, 1], 100, 80, 300, 200)
+    ours, skia_drawn = both(monkeypatch, plate, under)
+    assert not np.array_equal(ours, skia_drawn)
+    assert_close(ours, skia_drawn)
+
+
 def test_a_layer_mostly_off_the_canvas_is_blurred_from_what_lies_off_it(monkeypatch):
     # Only the part that reaches the canvas is computed, with the margin a blur reads.
     layer = rect([effect("b", "gaussianBlur", radius=120)])

@@ -1,19 +1,23 @@
-"""Effect chains with a wide blur, drawn in float so the blur's ramps can be dithered
-(docs/document.md, "Effects").
+"""Effect chains with a wide blur, and wide mask feathers, drawn in float so their ramps can be
+dithered (docs/document.md, "Effects").
 
 Skia's CPU blur rounds to 8 bits on any surface, F16 and F32 alike, so a wide blur of a dark
 edge comes out in flat steps of one level, many pixels wide, which H.264 and GIF make worse. A
 chain with a blur of FLOAT_BLUR_FROM device pixels or more is drawn here instead:
 
-1. The layer's content (and its masks) is drawn on a float surface in the layer's filter space:
-   its own pixels scaled as the canvas scales them (device pixels themselves when the layer is
-   not rotated or skewed), over the box the chain can reach and the canvas can show.
-2. Each effect runs in order on those float pixels: blurs in numpy at a coarse step
+1. The layer's content (and its masks) is drawn as its saveLayer would hold it, in the layer's
+   filter space: its own pixels scaled as the canvas scales them (device pixels themselves when
+   the layer is not rotated or skewed), over the box the chain can reach and the canvas shows.
+2. Each effect runs in order on those pixels, in float: blurs in numpy at a coarse step
    (float_blur.py), shadows and glows composited by Skia on float surfaces, color effects through
    the same color matrices as Skia's chain (effects.py).
 3. The result is drawn onto the canvas through the layer's opacity and blend mode with Skia's
    dither, scaled back up with linear filtering, so a ramp finer than 8 bits is dithered where it
    lands, as a gradient is.
+
+A layer with no such chain whose masks are feathered as wide is multiplied by its masks'
+coverage in float (draw_cut_in_float), where the saveLayer would round the product to 8 bits,
+so a wide feather on a dark layer (a vignette) is dithered too.
 
 Narrower blurs stay Skia's: their ramps are under about 25 px, where an 8-bit step is a pixel
 or two wide, and Skia is quicker there.
@@ -33,22 +37,18 @@ from workers.compositor.effects import (LayerEffects, blur_sigma, fill_matrix, g
 from workers.compositor.float_blur import (as_float, blur_step, gaussian_blur, reduce,
                                            residual_sigma)
 
-# The device sigma from which a chain is drawn here (see the module's docstring).
+# The device sigma from which a chain (or a mask's feather) is drawn here (see above).
 FLOAT_BLUR_FROM = 4.0
 _LINEAR = skia.SamplingOptions(skia.FilterMode.kLinear)
 _NEAREST = skia.SamplingOptions()
 
 
-def draws_in_float(effects: LayerEffects, matrix: skia.Matrix) -> bool:
-    """Whether `effects`, drawn under `matrix`, blur wide enough to be drawn here."""
-    return effects.widest_blur() * matrix.getMinScale() >= FLOAT_BLUR_FROM
-
-
 def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect | None,
                   opacity: float, blend: skia.BlendMode,
                   draw_content: Callable[[skia.Canvas], None]) -> None:
-    """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`) through
-    `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's saveLayer would."""
+    """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`: its content
+    and masks) through `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's
+    saveLayer would."""
     space = FilterSpace(canvas.getTotalMatrix())
     if not space.scales:
         return  # scaled to nothing: nothing shows
@@ -56,39 +56,76 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
     box = space.work_box(bounds, effects, canvas.getDeviceClipBounds(), max(steps))
     if box is None:
         return
-    pixels, step = _content(space, box, bounds, draw_content), 1
+    pixels, step = _content(space.layer_to_filter, box, bounds, draw_content), 1
     for name, params in effects.chain:
         pixels, step = _STAGES[name](pixels, step, params, space)
 
     canvas.save()
     if bounds is not None:
-        # No pixel beyond what Skia's chain would reach, which is what the layer reports it
-        # can have changed (render_plan.py's damage).
-        canvas.clipRect(effects.image_filter.computeFastBounds(bounds))
+        # No pixel beyond the device box of what Skia's chain would reach, which is what the
+        # layer reports it can have changed (render_plan.py's damage). A box, not the reach
+        # itself: clipped there, a turned layer's anti-aliased edge would be cut.
+        device = canvas.getTotalMatrix().mapRect(_reach(bounds, effects)).roundOut()
+        canvas.resetMatrix()
+        canvas.clipRect(skia.Rect.Make(device))
     canvas.setMatrix(skia.Matrix.Concat(space.filter_to_device,
                                         skia.Matrix.Concat(skia.Matrix.Translate(box[0], box[1]),
                                                            skia.Matrix.Scale(step, step))))
     paint = layer_paint(opacity, blend)
     paint.setDither(True)
     exact = step == 1 and space.filter_to_device.isIdentity()
-    canvas.drawImage(_image(pixels), 0, 0, _NEAREST if exact else _LINEAR, paint)
+    canvas.drawImage(_image(pixels, borrow=True), 0, 0, _NEAREST if exact else _LINEAR, paint)
     canvas.restore()
+
+
+def draw_cut_in_float(canvas: skia.Canvas, bounds: skia.Rect | None, opacity: float,
+                      blend: skia.BlendMode, draw_content: Callable[[skia.Canvas], None],
+                      draw_coverage: Callable[[skia.Canvas], None]) -> None:
+    """Draw a layer's content (`draw_content`) cut by its masks (the alpha `draw_coverage`
+    draws) onto `canvas` with the dither. The saveLayer would round content times coverage to
+    8 bits, which is what bands a wide feather on a dark layer (a vignette); here both are drawn
+    as the saveLayer would draw them and their product is taken in float."""
+    matrix = canvas.getTotalMatrix()
+    box = canvas.getDeviceClipBounds()
+    if bounds is not None and not box.intersect(matrix.mapRect(bounds).roundOut()):
+        return
+    if box.isEmpty():
+        return
+    origin = skia.Matrix.Concat(skia.Matrix.Translate(-box.left(), -box.top()), matrix)
+    area = (0, 0, box.width(), box.height())
+    content = _content(origin, area, bounds, draw_content)
+    coverage = _content(origin, area, bounds, draw_coverage)[..., 3:4]
+    cut = content * (coverage * np.float32(1 / (255 * 255)))
+    paint = layer_paint(opacity, blend)
+    paint.setDither(True)
+    canvas.save()
+    canvas.resetMatrix()
+    canvas.drawImage(_image(cut, borrow=True), box.left(), box.top(), _NEAREST, paint)
+    canvas.restore()
+
+
+def _reach(bounds: skia.Rect, effects: LayerEffects) -> skia.Rect:
+    return effects.image_filter.computeFastBounds(bounds)
 
 
 class FilterSpace:
     """The space a layer's effects are computed in: its own coordinates scaled by the canvas's
     scale, so a blur's sigma is in pixels that land one to one on the canvas. The rest of the
-    canvas's matrix (a rotation, a skew) is applied when the result is drawn."""
+    canvas's matrix (a rotation, a skew) is applied when the result is drawn. Under a matrix
+    that only scales and moves, it is the canvas's pixels themselves."""
 
     def __init__(self, matrix: skia.Matrix) -> None:
+        # How much the matrix stretches each layer axis: the lengths of its columns, signed
+        # when it only scales (a flip turns a shadow's offset with the layer).
         if matrix.isScaleTranslate():
             self.sx, self.sy = matrix.getScaleX(), matrix.getScaleY()
+        else:
+            self.sx = math.hypot(matrix.getScaleX(), matrix.getSkewY())
+            self.sy = math.hypot(matrix.getSkewX(), matrix.getScaleY())
+        if matrix.isScaleTranslate():
             self.layer_to_filter = matrix  # getTotalMatrix gave us our own copy
             self.filter_to_device = skia.Matrix()
         else:
-            # The lengths of the matrix's columns: how much it stretches each layer axis.
-            self.sx = math.hypot(matrix.getScaleX(), matrix.getSkewY())
-            self.sy = math.hypot(matrix.getSkewX(), matrix.getScaleY())
             self.layer_to_filter = skia.Matrix.Scale(self.sx, self.sy)
             self.filter_to_device = skia.Matrix.Concat(
                 matrix, skia.Matrix.Scale(1.0 / self.sx, 1.0 / self.sy)) if self.scales else None
@@ -113,7 +150,9 @@ class FilterSpace:
             return None
         area = _outset(inverse.mapRect(skia.Rect.Make(clip)), margin_x, margin_y)
         if bounds is not None:
-            reach = self.layer_to_filter.mapRect(effects.image_filter.computeFastBounds(bounds))
+            # A pixel of clear all round, so the image's own edge lies outside the content:
+            # drawn turned, an image's edge is not anti-aliased, the content's edge in it is.
+            reach = _outset(self.layer_to_filter.mapRect(_reach(bounds, effects)), 1.0, 1.0)
             if not area.intersect(reach):
                 return None
         box = area.roundOut()
@@ -141,22 +180,28 @@ def _read(surface: skia.Surface) -> np.ndarray:
                                                alphaType=skia.kPremul_AlphaType)
 
 
-def _image(pixels: np.ndarray) -> skia.Image:
-    return skia.Image.fromarray(np.ascontiguousarray(as_float(pixels)),
-                                colorType=skia.kRGBA_F32_ColorType,
-                                alphaType=skia.kPremul_AlphaType)
+def _image(pixels: np.ndarray, borrow: bool = False) -> skia.Image:
+    """An image of float pixels; with `borrow`, of their very memory (no copy), for a caller
+    that holds `pixels` until the image is drawn."""
+    held = np.ascontiguousarray(as_float(pixels))
+    # Only memory the caller holds may be borrowed, not a converted copy made here.
+    return skia.Image.fromarray(held, colorType=skia.kRGBA_F32_ColorType,
+                                alphaType=skia.kPremul_AlphaType,
+                                copy=not (borrow and held is pixels))
 
 
-def _content(space: FilterSpace, box: tuple, bounds: skia.Rect | None,
+def _content(matrix: skia.Matrix, box: tuple, bounds: skia.Rect | None,
              draw_content) -> np.ndarray:
-    """The layer's content over `box`: the very pixels its saveLayer would hold, 8-bit as the
-    canvas is (so a gradient in it is dithered as it would be there)."""
+    """What `draw_content` draws under `matrix` (the layer's coordinates to the pixels of
+    `box`, which starts at (left, top) of them) over `box`: the very pixels the layer's
+    saveLayer would hold, 8-bit as the canvas is (so a gradient in it is dithered as it would
+    be there)."""
     left, top, width, height = box
     info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
     surface = skia.Surface.MakeRaster(info)
     canvas = surface.getCanvas()
     canvas.translate(-left, -top)
-    canvas.concat(space.layer_to_filter)
+    canvas.concat(matrix)
     canvas.saveLayer(bounds, None)  # clipped to the content box, as the layer's saveLayer is
     draw_content(canvas)
     canvas.restore()

@@ -2,33 +2,46 @@
 blend mode its drawing cannot carry in one paint) is drawn isolated: its content and masks
 alone, then onto the canvas through its effects, opacity and blend mode.
 
-Skia does that with a saveLayer whose paint holds the effect chain; a chain that blurs wide is
-drawn in float instead (float_effects.py), so its ramps can be dithered.
+Skia does that with a saveLayer whose paint holds the effect chain; a layer whose chain blurs
+wide, or that has no effects and masks feathered wide, is drawn in float instead
+(float_effects.py), so the ramps can be dithered. (A feathered mask under an effect chain is
+left to the chain: a wide blur after it averages its rounding away, a narrow one leaves the
+feather's ramp as Skia draws it.)
 """
 
 from __future__ import annotations
 
 import skia
 
+from workers.compositor import float_effects
 from workers.compositor.blending import NORMAL, layer_paint
 from workers.compositor.effects import LayerEffects
-from workers.compositor.float_effects import draw_in_float, draws_in_float
-from workers.compositor.masks import apply_masks
+from workers.compositor.masks import apply_masks, draw_coverage, feather_sigmas
 
 
 def draw_isolated(canvas: skia.Canvas, drawing, effects: LayerEffects | None, masks: list,
                   opacity: float, blend: skia.BlendMode, time: float) -> None:
     bounds = drawing.bounds()
 
-    def draw_content(target: skia.Canvas) -> None:
+    def draw_unmasked(target: skia.Canvas) -> None:
         drawing.draw(target, {"opacity": 1.0, "blend": NORMAL})
+
+    def draw_content(target: skia.Canvas) -> None:
+        draw_unmasked(target)
         if masks:  # before the effects, which apply to the masked content
             apply_masks(target, bounds, masks, time)
 
-    if effects is not None and draws_in_float(effects, canvas.getTotalMatrix()):
-        draw_in_float(canvas, effects, bounds, opacity, blend, draw_content)
-        return
-    canvas.saveLayer(bounds, layer_paint(opacity, blend,
-                                         None if effects is None else effects.image_filter))
-    draw_content(canvas)
-    canvas.restore()
+    scale = canvas.getTotalMatrix().getMinScale()
+    wide = float_effects.FLOAT_BLUR_FROM
+    feathers = feather_sigmas(masks, time)
+    if effects is not None and effects.widest_blur() * scale >= wide:
+        float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content)
+    elif effects is None and masks and max(feathers) * scale >= wide:
+        float_effects.draw_cut_in_float(
+            canvas, bounds, opacity, blend, draw_unmasked,
+            lambda target: draw_coverage(target, bounds, masks, time))
+    else:
+        canvas.saveLayer(bounds, layer_paint(opacity, blend,
+                                             None if effects is None else effects.image_filter))
+        draw_content(canvas)
+        canvas.restore()

@@ -35,6 +35,12 @@ _MODE_BLENDS = {
 FEATHER_SIGMAS = 4.0
 
 
+def feather_sigmas(masks: list[dict], time: float) -> list[float]:
+    """Each mask's feather at `time` as the sigma it blurs its edge by, in the layer's pixels."""
+    return [max(0.0, float(value_at(mask.get("feather", 0), time))) / FEATHER_SIGMAS
+            for mask in masks]
+
+
 def active_masks(layer: dict) -> list[dict]:
     """The masks that take part (mode other than none), top to bottom."""
     return [mask for mask in layer.get("masks") or () if mask.get("mode") in _MODE_BLENDS]
@@ -44,13 +50,19 @@ def apply_masks(canvas: skia.Canvas, bounds: skia.Rect | None, masks: list[dict]
                 time: float) -> None:
     """Cut the content drawn so far in the current layer down to the masks' coverage."""
     canvas.saveLayer(bounds, _blend_paint(skia.BlendMode.kDstIn))
+    draw_coverage(canvas, bounds, masks, time)
+    canvas.restore()
+
+
+def draw_coverage(canvas: skia.Canvas, bounds: skia.Rect | None, masks: list[dict],
+                  time: float) -> None:
+    """The masks' combined coverage, as alpha, on a clear layer."""
     if masks[0]["mode"] in ("subtract", "intersect"):
         canvas.drawPaint(skia.Paint(Color=skia.ColorBLACK))
     for mask in masks:
         canvas.saveLayer(bounds, _blend_paint(_MODE_BLENDS[mask["mode"]]))
         _draw_coverage(canvas, mask, time)
         canvas.restore()
-    canvas.restore()
 
 
 def _blend_paint(mode: skia.BlendMode) -> skia.Paint:
