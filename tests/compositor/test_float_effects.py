@@ -62,6 +62,43 @@ def test_a_wide_chain_in_float_draws_skias_picture(monkeypatch, chain, place):
     assert_close(ours, skia_drawn)
 
 
+@pytest.mark.parametrize("shadow", [
+    # Far from its layer: its blurred tail, moved into view, was cut at the work's edge.
+    {"distance": 60, "direction": 180, "softness": 40},
+    # An opacity over 100 counts as 100, as Skia's color does.
+    {"distance": 30, "softness": 30, "color": [0, 0, 0, 1], "opacity": 150},
+])
+def test_a_shadow_on_white_draws_skias_shadow(monkeypatch, shadow):
+    card = rect([effect("s", "dropShadow", **shadow)])
+    doc = document(comp("c", [card], width=640, height=400, background=(1, 1, 1, 1)))
+    ours = render_frame(doc, "c", 0.0).pixels.astype(float)
+    with monkeypatch.context() as patch:
+        patch.setattr(float_effects, "FLOAT_BLUR_FROM", math.inf)
+        skia_drawn = render_frame(doc, "c", 0.0).pixels.astype(float)
+    assert_close(ours, skia_drawn)
+
+
+def test_a_glow_that_saturates_draws_skias_glow(monkeypatch):
+    # Intensity over 1 clamps: clamped before being scaled back up, its edge came out 24 off.
+    ours, skia_drawn = both(monkeypatch, rect([effect("g", "glow", radius=40, intensity=5,
+                                                      threshold=0)]))
+    assert_close(ours, skia_drawn)
+
+
+def test_the_flat_inside_of_a_shadowed_layer_stays_flat(monkeypatch):
+    # Float steps that move an exact level (half floats did) would let the dither speckle it.
+    ours, skia_drawn = both(monkeypatch, rect(CHAINS["shadow"]))
+    inside = (slice(140, 260), slice(220, 420))
+    assert np.array_equal(ours[inside], skia_drawn[inside])
+
+
+def test_a_blur_too_wide_to_work_in_float_is_left_to_skia(monkeypatch):
+    # Its margin would be gigabytes of pixels; Skia's chain draws it in a fraction of one.
+    huge = rect([effect("b", "gaussianBlur", radius=8000)])
+    ours, skia_drawn = both(monkeypatch, huge)
+    assert np.array_equal(ours, skia_drawn)
+
+
 def test_opacity_blend_mode_and_masks_apply_as_in_skias_chain(monkeypatch):
     blurred = rect(CHAINS["blur"], opacity=60, blendMode="screen",
                    masks=[mask("m", box_path(20, 20, 150, 100), feather=10)])

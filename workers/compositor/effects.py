@@ -43,6 +43,16 @@ class LayerEffects:
         """The largest blur sigma of the chain, in the layer's pixels (0 when it blurs nothing)."""
         return max((blur_sigma(name, params) for name, params in self.chain), default=0.0)
 
+    def reach(self, bounds: skia.Rect) -> skia.Rect:
+        """Where the chain can draw, for content within `bounds` (both in the layer's pixels)."""
+        return self.image_filter.computeFastBounds(bounds)
+
+    def shift(self) -> float:
+        """How far the chain moves what it draws, in the layer's pixels: its shadows'
+        distances, added up."""
+        return sum(abs(float(params["distance"])) for name, params in self.chain
+                   if name == "dropShadow")
+
     def spread(self) -> float:
         """How far past its content the chain can reach, in the layer's pixels: each blur's
         three sigmas and each shadow's distance, added up in order."""
@@ -85,7 +95,9 @@ def shadow_offset(params: dict) -> tuple[float, float]:
 
 
 def shadow_color(params: dict) -> skia.Color4f:
-    return color4f(params["color"], float(params["opacity"]) / 100.0)
+    """The shadow's color, its alpha times `opacity`, which counts up to 100 (a key that
+    overshoots gives no denser a shadow)."""
+    return color4f(params["color"], _fraction(params["opacity"]))
 
 
 def fill_matrix(params: dict) -> list:

@@ -39,23 +39,36 @@ from workers.compositor.float_blur import (as_float, blur_step, gaussian_blur, r
 
 # The device sigma from which a chain (or a mask's feather) is drawn here (see above).
 FLOAT_BLUR_FROM = 4.0
+# The pixels a chain may work on before it is left to Skia: four times what the canvas shows,
+# or this many if more, and never more than MAX_WORK_PIXELS. A blur's margin is three sigmas
+# all round, drawn at full size (a shadow's and a glow's source stay sharp), so a blur of
+# thousands of pixels would take gigabytes here where Skia's takes a fraction of one.
+WORK_PIXELS = 4_000_000
+MAX_WORK_PIXELS = 24_000_000
 _LINEAR = skia.SamplingOptions(skia.FilterMode.kLinear)
 _NEAREST = skia.SamplingOptions()
 
 
 def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect | None,
                   opacity: float, blend: skia.BlendMode,
-                  draw_content: Callable[[skia.Canvas], None]) -> None:
+                  draw_content: Callable[[skia.Canvas], None]) -> bool:
     """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`: its content
     and masks) through `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's
-    saveLayer would."""
+    saveLayer would. False, having drawn nothing, when the pixels the chain needs around what
+    the canvas shows would pass WORK_PIXELS: the caller leaves such a blur to Skia."""
     space = FilterSpace(canvas.getTotalMatrix())
     if not space.scales:
-        return  # scaled to nothing: nothing shows
+        return True  # scaled to nothing: nothing shows
     steps = [space.step(blur_sigma(name, params)) for name, params in effects.chain]
-    box = space.work_box(bounds, effects, canvas.getDeviceClipBounds(), max(steps))
+    clip = canvas.getDeviceClipBounds()
+    if clip.isEmpty():
+        return True
+    box = space.work_box(bounds, effects, clip, max(steps))
     if box is None:
-        return
+        return True
+    if box[2] * box[3] > max(WORK_PIXELS, 4 * clip.width() * clip.height()) \
+            or box[2] * box[3] > MAX_WORK_PIXELS:
+        return False
     pixels, step = _content(space.layer_to_filter, box, bounds, draw_content), 1
     for name, params in effects.chain:
         pixels, step = _STAGES[name](pixels, step, params, space)
@@ -65,7 +78,7 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
         # No pixel beyond the device box of what Skia's chain would reach, which is what the
         # layer reports it can have changed (render_plan.py's damage). A box, not the reach
         # itself: clipped there, a turned layer's anti-aliased edge would be cut.
-        device = canvas.getTotalMatrix().mapRect(_reach(bounds, effects)).roundOut()
+        device = canvas.getTotalMatrix().mapRect(effects.reach(bounds)).roundOut()
         canvas.resetMatrix()
         canvas.clipRect(skia.Rect.Make(device))
     canvas.setMatrix(skia.Matrix.Concat(space.filter_to_device,
@@ -76,6 +89,13 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
     exact = step == 1 and space.filter_to_device.isIdentity()
     canvas.drawImage(_image(pixels, borrow=True), 0, 0, _NEAREST if exact else _LINEAR, paint)
     canvas.restore()
+    return True
+
+
+def axis_scale(matrix: skia.Matrix) -> float:
+    """How much `matrix` stretches the layer's shorter-stretched axis: the shorter of its
+    columns. A sigma in the layer's pixels times this is the narrowest it lands."""
+    return FilterSpace(matrix).scale
 
 
 def draw_cut_in_float(canvas: skia.Canvas, bounds: skia.Rect | None, opacity: float,
@@ -104,10 +124,6 @@ def draw_cut_in_float(canvas: skia.Canvas, bounds: skia.Rect | None, opacity: fl
     canvas.restore()
 
 
-def _reach(bounds: skia.Rect, effects: LayerEffects) -> skia.Rect:
-    return effects.image_filter.computeFastBounds(bounds)
-
-
 class FilterSpace:
     """The space a layer's effects are computed in: its own coordinates scaled by the canvas's
     scale, so a blur's sigma is in pixels that land one to one on the canvas. The rest of the
@@ -119,13 +135,11 @@ class FilterSpace:
         # when it only scales (a flip turns a shadow's offset with the layer).
         if matrix.isScaleTranslate():
             self.sx, self.sy = matrix.getScaleX(), matrix.getScaleY()
-        else:
-            self.sx = math.hypot(matrix.getScaleX(), matrix.getSkewY())
-            self.sy = math.hypot(matrix.getSkewX(), matrix.getScaleY())
-        if matrix.isScaleTranslate():
             self.layer_to_filter = matrix  # getTotalMatrix gave us our own copy
             self.filter_to_device = skia.Matrix()
         else:
+            self.sx = math.hypot(matrix.getScaleX(), matrix.getSkewY())
+            self.sy = math.hypot(matrix.getSkewX(), matrix.getScaleY())
             self.layer_to_filter = skia.Matrix.Scale(self.sx, self.sy)
             self.filter_to_device = skia.Matrix.Concat(
                 matrix, skia.Matrix.Scale(1.0 / self.sx, 1.0 / self.sy)) if self.scales else None
@@ -150,9 +164,13 @@ class FilterSpace:
             return None
         area = _outset(inverse.mapRect(skia.Rect.Make(clip)), margin_x, margin_y)
         if bounds is not None:
-            # A pixel of clear all round, so the image's own edge lies outside the content:
-            # drawn turned, an image's edge is not anti-aliased, the content's edge in it is.
-            reach = _outset(self.layer_to_filter.mapRect(_reach(bounds, effects)), 1.0, 1.0)
+            # Past where the chain draws by how far it moves things, so what a shadow moves
+            # into view (its blurred tail) was computed, not cut at the box's edge; and a
+            # pixel of clear all round, so the image's own edge (not anti-aliased when drawn
+            # turned) lies outside the content's.
+            shift = effects.shift()
+            reach = _outset(self.layer_to_filter.mapRect(effects.reach(bounds)),
+                            shift * abs(self.sx) + 1.0, shift * abs(self.sy) + 1.0)
             if not area.intersect(reach):
                 return None
         box = area.roundOut()
@@ -171,8 +189,13 @@ def _outset(rect: skia.Rect, dx: float, dy: float) -> skia.Rect:
 # -- float pixels: (height, width, 4) float32, premultiplied -----------------------------------
 
 def _surface(width: int, height: int) -> skia.Surface:
-    info = skia.ImageInfo.Make(width, height, skia.kRGBA_F16_ColorType, skia.kPremul_AlphaType)
-    return skia.Surface.MakeRaster(info)
+    # F32, not F16: half floats move an exact 8-bit level by up to 0.03, enough for the dither
+    # to speckle a flat area that Skia's chain leaves flat.
+    info = skia.ImageInfo.Make(width, height, skia.kRGBA_F32_ColorType, skia.kPremul_AlphaType)
+    surface = skia.Surface.MakeRaster(info)
+    if surface is None:
+        raise MemoryError(f"a {width}x{height} float surface could not be made")
+    return surface
 
 
 def _read(surface: skia.Surface) -> np.ndarray:
@@ -195,10 +218,14 @@ def _content(matrix: skia.Matrix, box: tuple, bounds: skia.Rect | None,
     """What `draw_content` draws under `matrix` (the layer's coordinates to the pixels of
     `box`, which starts at (left, top) of them) over `box`: the very pixels the layer's
     saveLayer would hold, 8-bit as the canvas is (so a gradient in it is dithered as it would
-    be there)."""
+    be there). Always at full size, and averaged down by a blur (float_blur.reduce): drawn
+    straight at a coarse step, a mask's feather (a Skia mask filter) came out tens of levels
+    wrong."""
     left, top, width, height = box
     info = skia.ImageInfo.Make(width, height, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
     surface = skia.Surface.MakeRaster(info)
+    if surface is None:
+        raise MemoryError(f"a {width}x{height} layer could not be made")
     canvas = surface.getCanvas()
     canvas.translate(-left, -top)
     canvas.concat(matrix)
@@ -208,8 +235,6 @@ def _content(matrix: skia.Matrix, box: tuple, bounds: skia.Rect | None,
     pixels = np.empty((height, width, 4), np.uint8)
     if not surface.readPixels(skia.Pixmap(info, pixels, width * 4)):
         raise RuntimeError(f"reading back a {width}x{height} layer failed")
-    # Drawn at full size and averaged down by the blur (float_blur.reduce): drawn straight at
-    # a coarse step, a mask's feather (a Skia mask filter) came out tens of levels wrong.
     return pixels
 
 
@@ -223,16 +248,20 @@ def _blurred(pixels: np.ndarray, step: int, sigma: float, space: FilterSpace) ->
 
 
 def _over(below: np.ndarray, below_step: int, above: np.ndarray, above_step: int,
-          offset=(0.0, 0.0), blend=skia.BlendMode.kSrcOver) -> np.ndarray:
+          offset=(0.0, 0.0), blend=skia.BlendMode.kSrcOver,
+          below_matrix: list | None = None) -> np.ndarray:
     """`above` (at `above_step`) drawn with `blend` over `below` (at the coarser `below_step`,
-    moved by `offset` filter pixels), at `above_step`."""
+    moved by `offset` filter pixels, through `below_matrix` once scaled up), at `above_step`."""
     height, width = above.shape[:2]
     surface = _surface(width, height)
     canvas = surface.getCanvas()
     canvas.save()
     canvas.translate(offset[0] / above_step, offset[1] / above_step)
     canvas.scale(below_step / above_step, below_step / above_step)
-    canvas.drawImage(_image(below), 0, 0, _LINEAR)
+    scaled_up = skia.Paint()
+    if below_matrix is not None:
+        scaled_up.setColorFilter(skia.ColorFilters.Matrix(below_matrix))
+    canvas.drawImage(_image(below), 0, 0, _LINEAR, scaled_up)
     canvas.restore()
     paint = skia.Paint()
     paint.setBlendMode(blend)
@@ -240,7 +269,7 @@ def _over(below: np.ndarray, below_step: int, above: np.ndarray, above_step: int
     return _read(surface)
 
 
-def color_matrix(pixels: np.ndarray, matrix: list) -> np.ndarray:
+def _color_matrix(pixels: np.ndarray, matrix: list) -> np.ndarray:
     """A 4x5 color matrix applied by Skia's own color filter, as in its chain: 8-bit pixels (a
     layer's content) on an 8-bit surface, as Skia's chain would, float ones on a float one."""
     height, width = pixels.shape[:2]
@@ -275,15 +304,18 @@ def _drop_shadow(pixels, step, params, space):
 
 def _glow(pixels, step, params, space):
     bright, strength = glow_matrices(params)
-    glow, at = _blurred(color_matrix(pixels, bright), step, blur_sigma("glow", params), space)
-    # The glow adds light to the untouched layer.
-    return _over(color_matrix(glow, strength), at, pixels, step, blend=skia.BlendMode.kPlus), step
+    glow, at = _blurred(_color_matrix(pixels, bright), step, blur_sigma("glow", params), space)
+    # The glow adds light to the untouched layer. Its strength clamps (intensity over 1
+    # saturates), so it applies once scaled back up: clamped at the coarse step, the clamp's
+    # corner would be filtered round.
+    return _over(glow, at, pixels, step, blend=skia.BlendMode.kPlus,
+                 below_matrix=strength), step
 
 
 _STAGES = {
     "gaussianBlur": _gaussian_blur,
     "dropShadow": _drop_shadow,
     "glow": _glow,
-    "fill": lambda pixels, step, params, space: (color_matrix(pixels, fill_matrix(params)), step),
-    "tint": lambda pixels, step, params, space: (color_matrix(pixels, tint_matrix(params)), step),
+    "fill": lambda pixels, step, params, space: (_color_matrix(pixels, fill_matrix(params)), step),
+    "tint": lambda pixels, step, params, space: (_color_matrix(pixels, tint_matrix(params)), step),
 }

@@ -31,17 +31,17 @@ def draw_isolated(canvas: skia.Canvas, drawing, effects: LayerEffects | None, ma
         if masks:  # before the effects, which apply to the masked content
             apply_masks(target, bounds, masks, time)
 
-    scale = canvas.getTotalMatrix().getMinScale()
+    scale = float_effects.axis_scale(canvas.getTotalMatrix())
     wide = float_effects.FLOAT_BLUR_FROM
-    feathers = feather_sigmas(masks, time)
     if effects is not None and effects.widest_blur() * scale >= wide:
-        float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content)
-    elif effects is None and masks and max(feathers) * scale >= wide:
+        if float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content):
+            return
+    elif effects is None and masks and max(feather_sigmas(masks, time)) * scale >= wide:
         float_effects.draw_cut_in_float(
             canvas, bounds, opacity, blend, draw_unmasked,
             lambda target: draw_coverage(target, bounds, masks, time))
-    else:
-        canvas.saveLayer(bounds, layer_paint(opacity, blend,
-                                             None if effects is None else effects.image_filter))
-        draw_content(canvas)
-        canvas.restore()
+        return
+    canvas.saveLayer(bounds, layer_paint(opacity, blend,
+                                         None if effects is None else effects.image_filter))
+    draw_content(canvas)
+    canvas.restore()

@@ -551,7 +551,7 @@ def _reach(bounds: skia.Rect | None, effects: LayerEffects | None,
     if bounds is None:
         return FULL
     if effects is not None:
-        bounds = effects.image_filter.computeFastBounds(bounds)
+        bounds = effects.reach(bounds)
     box = matrix.mapRect(bounds)
     return (box.left(), box.top(), box.right(), box.bottom())
 
