@@ -143,16 +143,47 @@ def kill_and_reap(held: list[Held], pgids: tuple[int, ...] = ()) -> None:
     for pgid in pgids:
         kill_group(pgid)
     signal_held(held, signal.SIGKILL)
-    threading.Thread(target=_reap_owned, args=(held,), daemon=True, name="reaper").start()
+    threading.Thread(target=_reap_owned, args=(held, pgids), daemon=True,
+                     name="reaper").start()
 
 
-def _reap_owned(held: list[Held]) -> None:
-    """Wait for each held process to be gone, reaping those that re-parented to us.
+def _reap_owned(held: list[Held], pgids: tuple[int, ...] = ()) -> None:
+    """Wait for each held process to be gone, reaping those that re-parented to us; then for
+    the killed groups to be empty, reaping what of them is ours.
 
     A killed process whose parent is still alive is that parent's to reap; but its parent may be
     a worker we are killing too, and then it re-parents to us a moment later (we are a child
     subreaper). So a zombie that is not ours is watched until it is reaped or becomes ours."""
     deadline = time.monotonic() + REAP_BOUND
+    _reap_held(held, deadline)
+    for pgid in pgids:
+        _reap_group(pgid, deadline)
+
+
+def _reap_group(pgid: int, deadline: float) -> None:
+    """Reap the members of a killed group that are our zombies until none is left. A shell's
+    subshell forked as its group was killed can be in no snapshot, yet it dies with the group
+    and re-parents to us: under load, one in a few hundred kills left such a zombie behind."""
+    me = os.getpid()
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError, OSError):
+            return  # nobody is left in the group, not even a zombie
+        try:
+            children = psutil.Process(me).children()
+        except psutil.Error:
+            return
+        for child in children:
+            try:
+                if os.getpgid(child.pid) == pgid:
+                    _state(child.pid, me)  # reaps it if it is our zombie
+            except OSError:
+                continue  # gone meanwhile
+        time.sleep(0.02)
+
+
+def _reap_held(held: list[Held], deadline: float) -> None:
     pending = list(held)
     me = os.getpid()
     while pending and time.monotonic() < deadline:

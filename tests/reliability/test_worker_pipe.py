@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import threading
 import time
 
@@ -229,3 +230,29 @@ def test_a_shell_killed_between_two_commands_leaves_neither_running_nor_a_zombie
     assert processes_running(marker) == []
     time.sleep(0.5)
     assert new_zombie_children(zombies_before) == []
+
+
+def test_a_killed_group_leaves_none_of_its_members_our_zombie_even_unheld(worker_context):
+    # The rare race above, made certain: a shell whose children are in no snapshot (held is
+    # the leader alone, as when it forks between the snapshot and the kill). Killed with its
+    # group, the children re-parent to us (a subreaper) and must still be reaped.
+    marker = f"30.{os.getpid()}7"
+    shell = subprocess.Popen(["sh", "-c", f"sleep {marker} & sleep {marker} & wait"],
+                             start_new_session=True)
+    def sleeps() -> list[int]:
+        return [process.pid for process in processes_running(marker)
+                if process.pid != shell.pid]
+
+    deadline = time.monotonic() + 10
+    while len(sleeps()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    members = sleeps()
+    assert len(members) == 2
+    teardown.kill_and_reap([teardown.Held(shell.pid, None)], (shell.pid,))
+    deadline = time.monotonic() + GONE_WITHIN
+    while time.monotonic() < deadline and (zombies_of_ours(members) or
+                                           processes_running(marker)):
+        time.sleep(0.05)
+    assert processes_running(marker) == []
+    assert zombies_of_ours(members) == []
+    shell.returncode = -signal.SIGKILL  # reaped by the reaper, not by Popen
