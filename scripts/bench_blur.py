@@ -32,6 +32,12 @@ from tests.helpers.bands import ramp_runs  # noqa: E402
 from workers.compositor import float_effects, render_frame  # noqa: E402
 
 WAYS = ("skia", "float")
+FLOAT_FROM = float_effects.FLOAT_BLUR_FROM
+
+
+def draw_as(way: str) -> None:
+    """Leave every chain to Skia ("skia"), or draw wide ones in float as rendervisor does."""
+    float_effects.FLOAT_BLUR_FROM = math.inf if way == "skia" else FLOAT_FROM
 
 
 def project(layer: dict, effect: str | None, params: dict, width=1920, height=1080,
@@ -65,7 +71,7 @@ CASES = {
 
 
 def render_ms(doc: dict, way: str) -> float:
-    float_effects.FLOAT_BLUR_FROM = math.inf if way == "skia" else FLOAT_FROM
+    draw_as(way)
     start = time.perf_counter()
     render_frame(doc, "Main", 0.0)
     return time.perf_counter() - start
@@ -74,8 +80,7 @@ def render_ms(doc: dict, way: str) -> float:
 def edge_flat_run(way: str) -> int:
     doc = project({"size": [1024, 1280], "fill": "#101418", "position": [1024, 32]},
                   "gaussianBlur", {"radius": 200}, width=1024, height=64, background="#000000")
-    float_effects.FLOAT_BLUR_FROM = math.inf if way == "skia" else FLOAT_FROM
-    return ramp_runs(render_frame(doc, "Main", 0.0).pixels[:, :, 0].astype(float).mean(axis=0))
+    return red_ramp_runs(doc, way)
 
 
 def feather_flat_run(way: str) -> int:
@@ -83,11 +88,13 @@ def feather_flat_run(way: str) -> int:
                   background="#000000",
                   mask={"shape": "path", "mode": "add", "feather": 600,
                         "points": [[512, -200], [1600, -200], [1600, 300], [512, 300]]})
-    float_effects.FLOAT_BLUR_FROM = math.inf if way == "skia" else FLOAT_FROM
+    return red_ramp_runs(doc, way)
+
+
+def red_ramp_runs(doc: dict, way: str) -> int:
+    """The longest flat run of the red column means along the ramp of `doc`'s frame."""
+    draw_as(way)
     return ramp_runs(render_frame(doc, "Main", 0.0).pixels[:, :, 0].astype(float).mean(axis=0))
-
-
-FLOAT_FROM = float_effects.FLOAT_BLUR_FROM
 
 
 def main() -> None:

@@ -45,7 +45,8 @@ def template_rows(engine, args) -> list[Row] | None:
         raise UsageError(PREFIX + "--rows picks rows of --data FILE; give the data file.")
     if not args.set and args.data is None:
         return None
-    sets = _checked(engine, flag_pairs(args.set, "--set", "NAME=VALUE", "title=Hello"), os.getcwd(), lambda column: f"--set {column}")
+    sets = _checked(engine, flag_pairs(args.set, "--set", "NAME=VALUE", "title=Hello"),
+                    os.getcwd(), lambda column: f"--set {column}")
     if args.data is None:
         picked, source = [(1, {})], "--set"
     else:

@@ -32,10 +32,9 @@ def rect(effects, rotation=0, scale=(100, 100), **attributes) -> dict:
                  **attributes)
 
 
-def both(monkeypatch, *layers, **comp_args) -> tuple:
+def both(monkeypatch, *layers, background=(0.1, 0.1, 0.12, 1)) -> tuple:
     """The frame drawn as it is, and drawn with every chain left to Skia."""
-    doc = document(comp("c", list(layers), width=640, height=400,
-                        background=(0.1, 0.1, 0.12, 1), **comp_args))
+    doc = document(comp("c", list(layers), width=640, height=400, background=background))
     ours = render_frame(doc, "c", 0.0).pixels.astype(float)
     with monkeypatch.context() as patch:
         patch.setattr(float_effects, "FLOAT_BLUR_FROM", math.inf)
@@ -69,12 +68,8 @@ def test_a_wide_chain_in_float_draws_skias_picture(monkeypatch, chain, place):
     {"distance": 30, "softness": 30, "color": [0, 0, 0, 1], "opacity": 150},
 ])
 def test_a_shadow_on_white_draws_skias_shadow(monkeypatch, shadow):
-    card = rect([effect("s", "dropShadow", **shadow)])
-    doc = document(comp("c", [card], width=640, height=400, background=(1, 1, 1, 1)))
-    ours = render_frame(doc, "c", 0.0).pixels.astype(float)
-    with monkeypatch.context() as patch:
-        patch.setattr(float_effects, "FLOAT_BLUR_FROM", math.inf)
-        skia_drawn = render_frame(doc, "c", 0.0).pixels.astype(float)
+    ours, skia_drawn = both(monkeypatch, rect([effect("s", "dropShadow", **shadow)]),
+                            background=(1, 1, 1, 1))
     assert_close(ours, skia_drawn)
 
 
@@ -134,18 +129,12 @@ def test_a_layer_mostly_off_the_canvas_is_blurred_from_what_lies_off_it(monkeypa
     assert_close(ours, skia_drawn)
 
 
-def test_a_narrow_blur_is_left_to_skia():
+def test_a_narrow_blur_is_left_to_skia(monkeypatch):
     # Under FLOAT_BLUR_FROM device pixels a ramp has no band to see; Skia draws it alone.
-    doc = document(comp("c", [rect([effect("b", "gaussianBlur", radius=6)])], width=640,
-                        height=400))
-    shrunk = rect([effect("b", "gaussianBlur", radius=40)], scale=[15, 15])
-    shrunk_doc = document(comp("c", [shrunk], width=640, height=400))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(float_effects, "FLOAT_BLUR_FROM", math.inf)
-        skia_drawn = [render_frame(d, "c", 0.0).pixels for d in (doc, shrunk_doc)]
-    assert np.array_equal(render_frame(doc, "c", 0.0).pixels, skia_drawn[0])
+    assert np.array_equal(*both(monkeypatch, rect([effect("b", "gaussianBlur", radius=6)])))
     # A wide blur on a layer drawn small is narrow where it lands.
-    assert np.array_equal(render_frame(shrunk_doc, "c", 0.0).pixels, skia_drawn[1])
+    shrunk = rect([effect("b", "gaussianBlur", radius=40)], scale=[15, 15])
+    assert np.array_equal(*both(monkeypatch, shrunk))
 
 
 def test_a_coarse_blur_is_a_gaussian_to_within_a_level():

@@ -55,13 +55,8 @@ class LayerEffects:
 
     def spread(self) -> float:
         """How far past its content the chain can reach, in the layer's pixels: each blur's
-        three sigmas and each shadow's distance, added up in order."""
-        reach = 0.0
-        for name, params in self.chain:
-            reach += 3.0 * blur_sigma(name, params)
-            if name == "dropShadow":
-                reach += abs(float(params["distance"]))
-        return reach
+        three sigmas and each shadow's distance, added up."""
+        return 3.0 * sum(blur_sigma(name, params) for name, params in self.chain) + self.shift()
 
 
 def layer_effects(layer: dict, time: float) -> LayerEffects | None:

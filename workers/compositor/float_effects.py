@@ -95,7 +95,17 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
 def axis_scale(matrix: skia.Matrix) -> float:
     """How much `matrix` stretches the layer's shorter-stretched axis: the shorter of its
     columns. A sigma in the layer's pixels times this is the narrowest it lands."""
-    return FilterSpace(matrix).scale
+    sx, sy = _stretch(matrix)
+    return min(abs(sx), abs(sy))
+
+
+def _stretch(matrix: skia.Matrix) -> tuple[float, float]:
+    """How much the matrix stretches each layer axis: the lengths of its columns, signed when
+    it only scales (a flip turns a shadow's offset with the layer)."""
+    if matrix.isScaleTranslate():
+        return matrix.getScaleX(), matrix.getScaleY()
+    return (math.hypot(matrix.getScaleX(), matrix.getSkewY()),
+            math.hypot(matrix.getSkewX(), matrix.getScaleY()))
 
 
 def draw_cut_in_float(canvas: skia.Canvas, bounds: skia.Rect | None, opacity: float,
@@ -131,15 +141,11 @@ class FilterSpace:
     that only scales and moves, it is the canvas's pixels themselves."""
 
     def __init__(self, matrix: skia.Matrix) -> None:
-        # How much the matrix stretches each layer axis: the lengths of its columns, signed
-        # when it only scales (a flip turns a shadow's offset with the layer).
+        self.sx, self.sy = _stretch(matrix)
         if matrix.isScaleTranslate():
-            self.sx, self.sy = matrix.getScaleX(), matrix.getScaleY()
             self.layer_to_filter = matrix  # getTotalMatrix gave us our own copy
             self.filter_to_device = skia.Matrix()
         else:
-            self.sx = math.hypot(matrix.getScaleX(), matrix.getSkewY())
-            self.sy = math.hypot(matrix.getSkewX(), matrix.getScaleY())
             self.layer_to_filter = skia.Matrix.Scale(self.sx, self.sy)
             self.filter_to_device = skia.Matrix.Concat(
                 matrix, skia.Matrix.Scale(1.0 / self.sx, 1.0 / self.sy)) if self.scales else None
@@ -241,7 +247,7 @@ def _content(matrix: skia.Matrix, box: tuple, bounds: skia.Rect | None,
 def _blurred(pixels: np.ndarray, step: int, sigma: float, space: FilterSpace) -> tuple:
     """`pixels` (at `step`) blurred by `sigma` layer pixels, and the step the result is at."""
     sigma_x, sigma_y = sigma * abs(space.sx), sigma * abs(space.sy)
-    coarse = max(step, blur_step(min(sigma_x, sigma_y)))
+    coarse = max(step, space.step(sigma))
     pixels = reduce(pixels, coarse // step)
     return gaussian_blur(pixels, residual_sigma(sigma_x, coarse, step),
                          residual_sigma(sigma_y, coarse, step)), coarse

@@ -31,16 +31,21 @@ def draw_isolated(canvas: skia.Canvas, drawing, effects: LayerEffects | None, ma
         if masks:  # before the effects, which apply to the masked content
             apply_masks(target, bounds, masks, time)
 
-    scale = float_effects.axis_scale(canvas.getTotalMatrix())
-    wide = float_effects.FLOAT_BLUR_FROM
-    if effects is not None and effects.widest_blur() * scale >= wide:
+    # The widest blur the layer's pixels go through: its chain's, or with no chain its masks'
+    # feathers. Only a blur is measured against the canvas's scale, once per frame.
+    if effects is not None:
+        widest = effects.widest_blur()
+    else:
+        widest = max(feather_sigmas(masks, time), default=0.0)
+    if widest > 0 and widest * float_effects.axis_scale(canvas.getTotalMatrix()) \
+            >= float_effects.FLOAT_BLUR_FROM:
+        if effects is None:
+            float_effects.draw_cut_in_float(
+                canvas, bounds, opacity, blend, draw_unmasked,
+                lambda target: draw_coverage(target, bounds, masks, time))
+            return
         if float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content):
             return
-    elif effects is None and masks and max(feather_sigmas(masks, time)) * scale >= wide:
-        float_effects.draw_cut_in_float(
-            canvas, bounds, opacity, blend, draw_unmasked,
-            lambda target: draw_coverage(target, bounds, masks, time))
-        return
     canvas.saveLayer(bounds, layer_paint(opacity, blend,
                                          None if effects is None else effects.image_filter))
     draw_content(canvas)
