@@ -44,6 +44,7 @@ from supervisor.confinement.checked_files import read_small_file
 from supervisor.cli.claims import STALE_AFTER, Claim, try_claim
 from supervisor.errors import UsageError
 from supervisor.engine.engine import Engine
+from supervisor.engine.probes import Probes
 from supervisor.errors import CommandError
 from supervisor.engine.project_file import MAX_PROJECT_BYTES, ProjectFileError, write_atomically
 from supervisor.cli.render import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_signals,
@@ -103,11 +104,12 @@ class Pending:
     files: set[str] = field(default_factory=set)
 
 
-def opened(project: str, current: dict) -> Pending | None:
-    """The project opened with every item queued again, and the files it would write; None
-    when its queue is empty (nothing to render, nothing to report)."""
+def opened(project: str, current: dict, pool=None) -> Pending | None:
+    """The project opened with every item queued again (its files read on `pool`'s probe
+    workers), and the files it would write; None when its queue is empty (nothing to render,
+    nothing to report)."""
     try:
-        engine = Engine(project)
+        engine = Engine(project, probes=Probes(pool))
     except CommandError as error:  # unreadable, not a project, a FIFO: reported when claimed
         return Pending(project, current, error=str(error))
     if not engine.doc["renderQueue"]:
@@ -166,7 +168,7 @@ class Watcher:
                 break
             current = version(project)
             if current is not None and to_do(project, current):
-                entry = opened(project, current)
+                entry = opened(project, current, self.pool)
                 if entry is not None:
                     found.append(entry)
         return found

@@ -1,9 +1,10 @@
-"""The MCP front door: one reader, inline answers, two lanes, and an orderly end.
+"""The MCP front door: one reader, inline answers, lanes of threads, and an orderly end.
 
     stdin ──► reader thread ──► parse_line ──┬─► inline: initialize, ping, tools/list,
                                              │   resources/*, prompts/*, server/discover,
                                              │   notifications
-                                             └─► tools/call ──► quick lane | long lane (threads)
+                                             └─► tools/call ──► a lane (threads): quick,
+                                                 long, preview or probe (supervisor/mcp/lanes.py)
     every reply ──► LineWriter (one lock, whole lines) ──► stdout
     main thread: waits for the end (stdin EOF, SIGTERM/SIGINT, stdout closed) and tears down.
 
@@ -25,7 +26,7 @@ from protocol.cancel import CANCELLED, Cancelled
 from protocol.wire import jsonrpc, mcp_versions
 from supervisor import __version__
 from supervisor.mcp import guide, prompts
-from supervisor.mcp.lanes import Lane
+from supervisor.mcp.lanes import LANES, Lane, lane_named
 from supervisor.mcp.progress import ProgressReporter
 from supervisor.mcp.stdout_writer import LineWriter
 from supervisor.mcp.tools import arguments, engine_tools
@@ -77,7 +78,7 @@ class Server:
         self.session = session
         self.stdin = stdin
         self.writer = LineWriter(stdout, on_closed=lambda: self.request_end("stdout closed"))
-        self.lanes = {"quick": Lane("quick", max_inflight), "long": Lane("long", max_inflight)}
+        self.lanes = {name: Lane(name, max_inflight) for name in LANES}
         self.calls: dict[Any, Call] = {}
         self._calls_changed = threading.Condition()
         self.end_reason: str | None = None
@@ -255,7 +256,7 @@ class Server:
         call = Call(request.id, tool.name, lane, ctx, progress)
         with self._calls_changed:
             self.calls[request.id] = call
-        refused = self.lanes["quick" if lane == "quick" else "long"].submit(
+        refused = self.lanes[lane_named(lane)].submit(
             lambda: self.run_call(call, tool, args, modern))
         if refused is not None:
             with self._calls_changed:

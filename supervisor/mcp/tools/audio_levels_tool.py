@@ -28,7 +28,7 @@ from workers.mixer.levels import dbfs
        "start": {"type": "number", "minimum": 0, "description": "comp time in seconds (0)"},
        "end": {"type": "number", "minimum": 0,
                "description": "comp time in seconds (default: the comp's end)"}},
-      read_only=True, idempotent=True)
+      read_only=True, idempotent=True, lane="preview")
 def audio_levels(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

@@ -32,7 +32,7 @@ from supervisor.render.filmstrip import (DEFAULT_COLUMNS, DEFAULT_COUNT, DEFAULT
                                   "that fills the rows better)"},
        "max_side": {"type": "integer", "minimum": 256, "maximum": 4096,
                     "description": f"the sheet's longer side in px (default {DEFAULT_MAX_SIDE})"}},
-      required=("comp",), read_only=True, idempotent=True)
+      required=("comp",), read_only=True, idempotent=True, lane="preview")
 def render_filmstrip(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

@@ -28,7 +28,7 @@ from supervisor.render.layout_check import MAX_MOMENTS, check_layout
                       "inside (default 80)"},
        "action_safe": {"type": "number", "description": "percent named when text leaves it "
                        "too (default 90)"}},
-      required=("comp",), read_only=True, idempotent=True)
+      required=("comp",), read_only=True, idempotent=True, lane="preview")
 def layout_check(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

@@ -69,7 +69,7 @@ def _cache(session) -> PreviewCache:
                  "description": "comp frame number, from 0 (instead of time)"},
        "max_side": {"type": "integer", "minimum": 0},
        "transparent": {"type": "boolean", "description": "leave the background out"}},
-      read_only=True, idempotent=True)
+      read_only=True, idempotent=True, lane="preview")
 def render_preview(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()
