@@ -1,0 +1,102 @@
+"""Files built to break the program reading them, made by the tests that send them: an SVG
+nested deeper than Skia's parser's stack, an SVG of 1.5 million rectangles, an SVG whose <use>
+fan-out takes minutes to draw, and WOFF2 fonts that declare or inflate to gigabytes."""
+
+from __future__ import annotations
+
+import io
+import os
+import struct
+
+import brotli
+import rendercv_fonts
+
+# The issue's cases: 100,000 nested groups (700 kB) crashed the server with signal 11, and a
+# 60 MB SVG of 1.5 million rectangles held it for half a minute.
+DEEP_GROUPS = 100_000
+MANY_RECTS = 1_500_000
+
+
+def deep_svg(path, depth: int = DEEP_GROUPS) -> str:
+    with open(path, "w") as handle:
+        handle.write('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64">')
+        handle.write("<g>" * depth + "</g>" * depth + "</svg>")
+    return str(path)
+
+
+def big_svg(path, rects: int = MANY_RECTS) -> str:
+    with open(path, "w") as handle:
+        handle.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000">')
+        row = "".join(f'<rect x="{i % 1000}" y="{i % 997}" width="3" height="4"/>'
+                      for i in range(1000))
+        for _ in range(rects // 1000):
+            handle.write(row)
+        handle.write("</svg>")
+    return str(path)
+
+
+def fanout_svg(path, levels: int = 8, fanout: int = 10) -> str:
+    """An SVG that parses at once and draws for minutes: each level <use>s the one below ten
+    times, so the last draws 10**8 rectangles."""
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+             ' width="256" height="256"><defs><rect id="l0" width="2" height="2" fill="red"/>']
+    for level in range(1, levels + 1):
+        uses = "".join(f'<use xlink:href="#l{level - 1}" x="{i % 3}" y="{i % 5}"/>'
+                       for i in range(fanout))
+        parts.append(f'<g id="l{level}">{uses}</g>')
+    parts.append(f'</defs><use xlink:href="#l{levels}"/></svg>')
+    with open(path, "w") as handle:
+        handle.write("".join(parts))
+    return str(path)
+
+
+def real_woff2() -> bytes:
+    """A bundled font saved as WOFF2 by fontTools."""
+    from fontTools.ttLib import TTFont
+    folder = os.path.dirname(rendercv_fonts.__file__)
+    source = next(os.path.join(root, name) for root, _, names in sorted(os.walk(folder))
+                  for name in sorted(names) if name.lower().endswith(".ttf"))
+    font = TTFont(source)
+    font.flavor = "woff2"
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def _stream_start(raw: bytes) -> int:
+    """Where a WOFF2 file's compressed stream starts (the file ends with it, perhaps padded)."""
+    compressed = struct.unpack_from(">I", raw, 20)[0]
+    for padding in range(4):
+        start = len(raw) - padding - compressed
+        try:
+            brotli.decompress(raw[start:start + compressed])
+            return start
+        except brotli.error:
+            continue
+    raise ValueError("no WOFF2 stream found")
+
+
+def woff2_bomb(path, inflated: int = 1 << 30) -> str:
+    """A real WOFF2 whose stream is swapped for `inflated` bytes of zeros, brotli-packed (1 GiB
+    packs to about 200 kB); its header and tables still declare the font's own small sizes."""
+    raw = real_woff2()
+    start = _stream_start(raw)
+    packer = brotli.Compressor(quality=1)
+    chunk = b"\0" * (1 << 24)
+    stream = b"".join(packer.process(chunk) for _ in range(inflated // len(chunk)))
+    stream += packer.finish()
+    bomb = bytearray(raw[:start] + stream)
+    struct.pack_into(">I", bomb, 8, len(bomb))  # length
+    struct.pack_into(">I", bomb, 20, len(stream))  # totalCompressedSize
+    with open(path, "wb") as handle:
+        handle.write(bomb)
+    return str(path)
+
+
+def woff2_declaring(path, total: int) -> str:
+    """A real WOFF2 whose header declares `total` bytes of plain font (totalSfntSize)."""
+    raw = bytearray(real_woff2())
+    struct.pack_into(">I", raw, 16, total)
+    with open(path, "wb") as handle:
+        handle.write(raw)
+    return str(path)
