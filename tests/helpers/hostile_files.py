@@ -4,6 +4,7 @@ fan-out takes minutes to draw, and WOFF2 fonts that declare or inflate to gigaby
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import struct
@@ -50,12 +51,14 @@ def fanout_svg(path, levels: int = 8, fanout: int = 10) -> str:
     return str(path)
 
 
+@functools.lru_cache(maxsize=1)
 def real_woff2() -> bytes:
-    """A bundled font saved as WOFF2 by fontTools."""
+    """The smallest bundled font saved as WOFF2 by fontTools."""
     from fontTools.ttLib import TTFont
     folder = os.path.dirname(rendercv_fonts.__file__)
-    source = next(os.path.join(root, name) for root, _, names in sorted(os.walk(folder))
-                  for name in sorted(names) if name.lower().endswith(".ttf"))
+    source = min((os.path.join(root, name) for root, _, names in os.walk(folder)
+                  for name in names if name.lower().endswith(".ttf")),
+                 key=lambda path: (os.path.getsize(path), path))
     font = TTFont(source)
     font.flavor = "woff2"
     out = io.BytesIO()
