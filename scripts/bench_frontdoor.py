@@ -3,7 +3,10 @@
     python scripts/bench_frontdoor.py [--reads 300] [--pipelined 3000]
 
 Prints one JSON object:
-- read_file latency p50/p99 (ms) while 8 long shells run, for both servers;
+- ping and read_file latency p50/p99 (ms), alternating, while (a) 8 long shells run, for both
+  servers; (b) 8 previews of an SVG that takes minutes to draw wait for the preview worker, one
+  drawing to its deadline; (c) a 60 MB SVG (1.5 million rectangles) is imported, sampled for as
+  long as the import runs (how many samples that was is reported beside them);
 - pipelined cheap-call throughput (read_file of a small file, all sent at once), both servers,
   and the ratio;
 - supervisor to worker no-op job round trip (µs, median), against ProcessPoolExecutor's
@@ -92,7 +95,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def read_latency_under_shells(command, folder, path, reads) -> dict:
+def quick_latency(driver, path, reads, until=lambda: False) -> dict:
+    """ping and read_file round trips (ms), alternating, `reads` of each or until `until()`."""
+    times: dict[str, list] = {"ping": [], "read_file": []}
+    for _ in range(reads):
+        if until():
+            break
+        for name, request in (("ping", lambda: driver.request("ping", {})),
+                              ("read_file", lambda: driver.call("read_file", {"path": path}))):
+            sent = time.perf_counter()
+            arrived, message = driver.wait(request(), 30)
+            assert "result" in message, message
+            times[name].append((arrived - sent) * 1000)
+    return {name: {"p50_ms": round(statistics.median(values), 3),
+                   "p99_ms": round(percentile(values, 0.99), 3), "samples": len(values)}
+            for name, values in times.items()}
+
+
+def latency_under_shells(command, folder, path, reads) -> dict:
     driver = Driver(command, folder)
     shells: list = []
     try:
@@ -100,17 +120,56 @@ def read_latency_under_shells(command, folder, path, reads) -> dict:
             driver.call("shell", {"command": "sleep 60", "timeout": 120})
         time.sleep(1.0)
         shells = psutil.Process(driver.process.pid).children(recursive=True)
-        latencies = []
-        for _ in range(reads):
-            sent = time.perf_counter()
-            arrived, message = driver.wait(driver.call("read_file", {"path": path}), 30)
-            assert "result" in message
-            latencies.append((arrived - sent) * 1000)
-        return {"p50_ms": round(statistics.median(latencies), 3),
-                "p99_ms": round(percentile(latencies, 0.99), 3)}
+        return quick_latency(driver, path, reads)
     finally:
         driver.close()
         kill_leftover(shells)
+
+
+def latency_under_previews(folder, path, reads) -> dict:
+    """While 8 previews of an SVG whose <use> fan-out draws 10**8 rectangles wait for the
+    preview worker (each would run to the preview deadline)."""
+    svg = os.path.join(folder, "fanout.svg")
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
+             ' width="256" height="256"><defs><rect id="l0" width="2" height="2" fill="red"/>']
+    for level in range(1, 9):
+        uses = "".join(f'<use xlink:href="#l{level - 1}" x="{i % 3}" y="{i % 5}"/>'
+                       for i in range(10))
+        parts.append(f'<g id="l{level}">{uses}</g>')
+    with open(svg, "w") as handle:
+        handle.write("".join(parts) + '</defs><use xlink:href="#l8"/></svg>')
+    driver = Driver(OURS, os.path.dirname(HERE))
+    try:
+        steps = [{"id": "comp.new", "params": {"name": "Main", "width": 256, "height": 256}},
+                 {"id": "layer.add", "params": {"comp": "Main", "type": "image", "path": svg}}]
+        driver.wait(driver.call("command_batch", {"steps": steps}), 120)
+        for frame in range(8):
+            driver.call("render_preview", {"comp": "Main", "frame": frame})
+        time.sleep(1.0)  # the first preview is drawing, the other seven wait
+        return quick_latency(driver, path, reads)
+    finally:
+        driver.close()
+
+
+def latency_under_import(folder, path, reads) -> dict:
+    """While a 60 MB SVG of 1.5 million rectangles is imported (read on a probe worker)."""
+    svg = os.path.join(folder, "big.svg")
+    with open(svg, "w") as handle:
+        handle.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000">')
+        row = "".join(f'<rect x="{i % 1000}" y="{i % 997}" width="3" height="4"/>'
+                      for i in range(1000))
+        handle.write(row * 1500 + "</svg>")
+    driver = Driver(OURS, os.path.dirname(HERE))
+    try:
+        started = time.perf_counter()
+        importing = driver.call("command_run", {"id": "footage.import", "params": {"path": svg}})
+        result = quick_latency(driver, path, reads, lambda: importing in driver.arrived)
+        arrived, message = driver.wait(importing, 120)
+        result["import_s"] = round(arrived - started, 2)
+        result["import_refused"] = message["result"].get("isError", False)
+        return result
+    finally:
+        driver.close()
 
 
 def pipelined_throughput(command, folder, path, count) -> float:
@@ -243,12 +302,16 @@ def main() -> None:
     with open(path, "w") as handle:
         handle.write("a small file\n" * 10)
     root = os.path.dirname(HERE)
-    ours_latency = read_latency_under_shells(OURS, root, path, args.reads)
-    peer_latency = read_latency_under_shells(PEER, root, path, args.reads)
+    ours_latency = latency_under_shells(OURS, root, path, args.reads)
+    peer_latency = latency_under_shells(PEER, root, path, args.reads)
     ours_rate = pipelined_throughput(OURS, root, path, args.pipelined)
     peer_rate = pipelined_throughput(PEER, root, path, args.pipelined)
     result = {
-        "read_file_latency_under_8_shells": {"rendervisor": ours_latency, "sdk_peer": peer_latency},
+        "latency_under_8_shells": {"rendervisor": ours_latency, "sdk_peer": peer_latency},
+        "latency_under_8_previews": {"rendervisor": latency_under_previews(folder, path,
+                                                                          args.reads)},
+        "latency_under_60mb_svg_import": {"rendervisor": latency_under_import(folder, path,
+                                                                             args.reads)},
         "pipelined_calls_per_s": {"rendervisor": round(ours_rate), "sdk_peer": round(peer_rate),
                                   "ratio": round(ours_rate / peer_rate, 2)},
         "noop_job_round_trip": noop_round_trip(args.rounds),
