@@ -40,13 +40,14 @@ import time
 from dataclasses import dataclass, field
 
 from protocol.cancel import Cancel, Cancelled
+from protocol.model.limits import MAX_DOCUMENT_BYTES
 from supervisor.confinement.checked_files import read_small_file
 from supervisor.cli.claims import STALE_AFTER, Claim, try_claim
 from supervisor.errors import UsageError
 from supervisor.engine.engine import Engine
 from supervisor.engine.probes import Probes
 from supervisor.errors import CommandError
-from supervisor.engine.project_file import MAX_PROJECT_BYTES, ProjectFileError, write_atomically
+from supervisor.engine.project_file import ProjectFileError, write_atomically
 from supervisor.cli.render import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_signals,
                                    render_queue, start_pool)
 from supervisor.cli.watch_clashes import ProjectClash, find_clashes, project_files
@@ -54,6 +55,11 @@ from supervisor.work import Work
 
 STATUS_SUFFIX = ".status.json"
 FINAL_STATES = ("done", "failed")
+
+
+# A status file holds a render's report: a few hundred bytes an item, and a project has at most
+# MAX_DOCUMENT_BYTES of items, so a longer one was not written by a watch node.
+MAX_STATUS_BYTES = MAX_DOCUMENT_BYTES
 
 
 def status_path(project: str) -> str:
@@ -77,12 +83,13 @@ def version(project: str) -> dict | None:
 
 
 def read_status(project: str) -> dict:
-    """The status file's record; `{}` when it is missing, unreadable or not a regular file (a
-    status file describes a project at most MAX_PROJECT_BYTES long, so it is never longer)."""
+    """The status file's record; `{}` when it is missing, unreadable, not a regular file, past
+    MAX_STATUS_BYTES or nested past what JSON's parser follows (a file planted in the shared
+    folder is refused, never parsed at length)."""
     try:
-        status = json.loads(read_small_file(status_path(project), MAX_PROJECT_BYTES))
+        status = json.loads(read_small_file(status_path(project), MAX_STATUS_BYTES))
         return status if isinstance(status, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
 
 

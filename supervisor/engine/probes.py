@@ -34,14 +34,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.cancel import Cancel, Cancelled
-from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.limits import MAX_FONT_BYTES, MAX_PROJECT_BYTES, MAX_VECTOR_FOOTAGE_BYTES
 from protocol.wire.frames import OUT_OF_MEMORY
 from supervisor.confinement.checked_files import NotRegularFile, Verify, open_regular
 from supervisor.confinement.roots import shown
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import DEADLINE, JobFailed, Pool, make_context, worker_preload
 from supervisor.runtime.worker_memory import describe_bytes
-from workers.compositor.compressed_fonts import MAX_INFLATED_FONT_BYTES
 
 KIND = "probe"  # the worker kind probes run on
 # Summaries kept: every footage item, font file and caption file a session touches in a while.
@@ -53,30 +52,36 @@ CACHE_SIZE = 256
 @dataclass(frozen=True)
 class Input:
     """A kind of input file: the task that reads it, the most of it read (None: FFmpeg reads
-    the headers it needs, never the whole file), whether its summary is kept, and what to
-    give instead, for the sentence that refuses one."""
+    the headers it needs, never the whole file), what such a file is and what to give instead
+    (for the sentence that refuses one), and whether its summary is kept."""
     task: str
     limit: int | None
+    what: str
     hint: str
     kept: bool = True
 
 
 INPUTS: dict[str, Input] = {
     # A still is read whole to find its header; a 16384-pixel TIFF is a few hundred MB.
-    "image": Input("probe_image", 512 * 1024 * 1024, "convert it or pick another file"),
-    "media": Input("probe_media", None, "convert it or pick another file"),
-    "svg": Input("probe_svg", MAX_VECTOR_FOOTAGE_BYTES, "check the file, or export it again"),
-    "lottie": Input("probe_lottie", MAX_VECTOR_FOOTAGE_BYTES,
+    "image": Input("probe_image", 512 * 1024 * 1024, "an image",
+                   "convert it or pick another file"),
+    "media": Input("probe_media", None, "a media file", "convert it or pick another file"),
+    "svg": Input("probe_svg", MAX_VECTOR_FOOTAGE_BYTES, "an SVG file",
+                 "check the file, or export it again"),
+    "lottie": Input("probe_lottie", MAX_VECTOR_FOOTAGE_BYTES, "a Lottie file",
                     "export it again as Lottie JSON or pick another file"),
     # As much as a compressed font may unpack to (workers/compositor/compressed_fonts.py).
-    "font": Input("probe_font", MAX_INFLATED_FONT_BYTES,
+    "font": Input("probe_font", MAX_FONT_BYTES, "a font file",
                   "give a .ttf, .otf, .ttc, .woff or .woff2 file"),
     # A subtitle track of a feature film is about 100 kB.
-    "captions": Input("probe_captions", 16 * 1024 * 1024, "give a .srt, .vtt or .json file",
-                      kept=False),
+    "captions": Input("probe_captions", 16 * 1024 * 1024, "a caption file",
+                      "give a .srt, .vtt or .json file", kept=False),
     # 100,000 rows of 160 bytes: far more renders than one farm job holds.
-    "data": Input("probe_data_rows", 16 * 1024 * 1024,
+    "data": Input("probe_data_rows", 16 * 1024 * 1024, "a data file",
                   "give a CSV, JSON or JSON lines file of rows", kept=False),
+    # Every project rendervisor saves opens again (protocol/model/limits.py says why).
+    "project": Input("probe_project", MAX_PROJECT_BYTES, "a project file",
+                     "give the path of a .rvproj file", kept=False),
 }
 
 
@@ -103,7 +108,7 @@ class Probes:
         try:
             fd = open_regular(path, verify)
         except NotRegularFile as error:
-            raise CommandError(f"{subject}: it is {error.kind}, not a regular file; "
+            raise CommandError(f"{subject}: it is {error.kind}, not {spec.what}; "
                                f"{spec.hint}.") from None
         except FileNotFoundError:
             raise CommandError(f"{subject}: there is no such file; check the path.") from None
@@ -114,7 +119,7 @@ class Probes:
             info = os.fstat(fd)
             if spec.limit is not None and info.st_size > spec.limit:
                 raise CommandError(f"{subject}: at {info.st_size:,} bytes it is over the "
-                                   f"{describe_bytes(spec.limit)} such a file may be; "
+                                   f"{describe_bytes(spec.limit)} {spec.what} may be; "
                                    f"{spec.hint}.")
             key = (spec.task, path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
             payload = {"file": {"path": path, "name": shown(path),

@@ -36,7 +36,7 @@ def write(path, data: bytes) -> str:
 
 
 @pytest.mark.parametrize("make,fragments", [
-    (lambda folder: "/dev/zero", ["--data /dev/zero", "a device, not a regular file"]),
+    (lambda folder: "/dev/zero", ["--data /dev/zero", "a device, not a data file"]),
     (lambda folder: write(os.path.join(folder, "rows.csv"), b"title\nA\x00B\n"),
      ["rows.csv line 2 holds a NUL character"]),
     (lambda folder: write(os.path.join(folder, "rows.json"),
@@ -68,3 +68,12 @@ def test_data_over_its_size_limit_is_refused_before_it_is_read(card, tmp_path):
         handle.truncate(17 * 1024 * 1024)  # sparse: past the 16 MiB limit, nothing to read
     result = rendervisor("render", card, "--data", rows)
     assert_refused(result, str(tmp_path), f"--data {rows}", "over the 16 MiB")
+
+
+@pytest.mark.parametrize("depth", [100_000, 900])
+def test_a_project_nested_past_any_document_is_one_line_exit_2(tmp_path, depth):
+    # 100,000 deep overflows JSON's parser; 900 parses but overflows any walk of the document.
+    project = write(tmp_path / "deep.rvproj", b'{"version": 2, "name": "x", "comps": '
+                    + b"[" * depth + b"]" * depth + b"}")
+    result = rendervisor("render", project)
+    assert_refused(result, str(tmp_path), f"cannot open {project}", "nests more than 64")

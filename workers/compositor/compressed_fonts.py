@@ -20,10 +20,10 @@ import zlib
 
 import brotli
 
-# The most a compressed font may declare, and inflate, to: a CJK collection is about 33 MB, a
-# color emoji font 10 to 25. Past it a "font" is more likely a mistake or an attack than a face,
-# and inflating it would take gigabytes of the worker's memory.
-MAX_INFLATED_FONT_BYTES = 128 * 1024 * 1024
+from protocol.model.limits import MAX_FONT_BYTES
+
+# The most a compressed font may declare, and inflate, to (protocol/model/limits.py says why).
+MAX_INFLATED_FONT_BYTES = MAX_FONT_BYTES
 WOFF_MAGIC = (b"wOFF", b"wOF2")
 _STEP = 1 << 20  # bytes inflated at a time
 # WOFF2's known table tags by index (the spec's table), as far as the two that differ:
