@@ -137,14 +137,18 @@ class Engine:
     def _look_ahead(self, cmd, params: dict, work: Work | None) -> None:
         """Run `cmd` on a copy of the document, without the lock, for the files it reads: what
         the probe workers say of them is kept (supervisor/engine/probes.py), so the run under
-        the lock reads nothing that could keep an edit waiting. What this run returns or raises
-        is the real run's business, except a cancel."""
+        the lock reads nothing that could keep an edit waiting. A command refused here is
+        refused (as if it had run before the edits made meanwhile, changing nothing): a file
+        that ran past the probe deadline must not be read again under the lock. Anything else
+        it raises, but a cancel, is the real run's to report."""
         with self.lock:
             text = self.document_text()
         scratch = Engine(path_guard=self.path_guard, probes=self.probes)
         scratch.doc, scratch.project_path = json.loads(text), self.project_path
         try:
             _translated(cmd.handler, scratch, json.loads(json.dumps(params)), work)
+        except CommandError:
+            raise
         except Exception:
             if work is not None:
                 work.cancel.check()
