@@ -12,7 +12,7 @@ import av
 import numpy as np
 
 from workers.exporter.dithered_yuv import SCALER_THREADS, WIDE_TWINS, dithered_frame
-from workers.exporter.gif_palette import quantize
+from workers.exporter.gif_palette import palette_frame
 
 
 class FrameShapeError(ValueError):
@@ -56,10 +56,10 @@ def is_bt709(pix_fmt: str) -> bool:
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
                 dither: str = "none") -> av.VideoFrame:
     """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709), rounded as
-    `dither` says: a GIF's palette frame "none" or "bayer" (gif_palette.py); 8-bit Y'CbCr
+    `dither` says: a GIF's palette frame by error diffusion, "bayer" or "none" (gif_palette.py); 8-bit Y'CbCr
     "ordered" (dithered_yuv.py) or "none" (FFmpeg's conversion, to nearest)."""
     if pix_fmt == "pal8":
-        return av.VideoFrame.from_ndarray(quantize(over_black(rgba), dither), format="pal8")
+        return palette_frame(over_black(rgba), dither)
     opaque = rgba[..., 3].min() == 255
     if dither == "ordered" and pix_fmt in WIDE_TWINS:
         return dithered_frame(rgba if keep_alpha or opaque else over_black(rgba), pix_fmt)

@@ -23,6 +23,7 @@ import av
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.frame_rates import exact_frame_rate
 from protocol.model.output_formats import OutputFormat, output_format
+from workers.exporter.gif_palette import DEFAULT_DITHER
 from workers.exporter.pixels import BT709, is_bt709
 
 # Video container per format, as FFmpeg names the muxer.
@@ -60,8 +61,8 @@ class EncoderSetup:
     width: int
     height: int
     frame_rate: Fraction
-    # How frames are rounded to the pixel format: a GIF's palette "none" or "bayer"
-    # (gif_palette.py); 8-bit Y'CbCr video "ordered" or "none" (dithered_yuv.py).
+    # How frames are rounded to the pixel format: a GIF's palette by error diffusion, "bayer"
+    # or "none" (gif_palette.py); 8-bit Y'CbCr video "ordered" or "none" (dithered_yuv.py).
     dither: str = "none"
 
 
@@ -123,7 +124,8 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         # frame does not depend on the segment before it and segments join by plain copy.
         options["gifflags"] = "-offsetting-transdiff"
         options["global_palette"] = "0"
-        dither = options.pop("dither", "none")  # ours: how frames are cut to their palette
+        # Ours: how frames are cut to their palette.
+        dither = options.pop("dither", DEFAULT_DITHER)
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
                         width, height, exact_frame_rate(frame_rate), dither)
 
