@@ -13,7 +13,8 @@ from protocol.model.output_formats import output_format
 from tests.helpers.synthetic_frames import HEIGHT, WIDTH, moving_frames
 from workers.exporter import (JoinError, OpenedFiles, encode_segment, join_segments,
                               keyframe_interval_for, segment_path, segment_ranges)
-from workers.exporter.segments import KEYFRAME_INTERVAL, KEYFRAME_UNITS, MIN_KEYFRAME_INTERVAL
+from workers.exporter.segments import (KEYFRAME_INTERVAL, KEYFRAME_UNITS, MAX_KEYFRAME_INTERVAL,
+                                       MIN_KEYFRAME_INTERVAL)
 from workers.exporter.pixels import over_black
 
 FRAMES = 30
@@ -166,8 +167,11 @@ def test_split_is_byte_identical_for_h264(tmp_path):
 
 
 def test_keyframe_interval_depends_on_the_frame_count_only():
-    # 30 frames once a video has 8 intervals of 30; below, about an eighth of it, at least 8.
-    assert keyframe_interval_for(240) == keyframe_interval_for(10_000) == KEYFRAME_INTERVAL == 30
+    # 30 frames once a video has 8 intervals of 30; below, about an eighth of it, at least 8;
+    # a long video a sixteenth of it, at most 240.
+    assert keyframe_interval_for(240) == keyframe_interval_for(495) == KEYFRAME_INTERVAL == 30
+    assert keyframe_interval_for(511) == 31 and keyframe_interval_for(1200) == 75 and keyframe_interval_for(3840) == 240
+    assert keyframe_interval_for(100_000) == MAX_KEYFRAME_INTERVAL == 240
     assert keyframe_interval_for(239) == 30 and keyframe_interval_for(232) == 29
     assert keyframe_interval_for(90) == 12 and keyframe_interval_for(100) == 13
     assert keyframe_interval_for(65) == 9
