@@ -101,8 +101,16 @@ def test_video_is_bt709_and_tagged_so_players_pick_the_same_matrix(tmp_path, fmt
     red[...] = (230, 20, 40, 255)
     final = render(tmp_path, fmt, [red] * 3, 1)
     with av.open(final) as container:
+        context = container.streams.video[0].codec_context
         frame = next(container.decode(video=0))
-        assert (frame.colorspace, frame.color_range) == (1, 1)  # BT.709, limited range
+        # BT.709 primaries, transfer and matrix, limited range: in the container's header and
+        # in the bitstream, which the decoded frame reads (ProRes left its frame headers'
+        # primaries and transfer unspecified).
+        tags = (1, 1, 1, 1)
+        assert (context.color_primaries, context.color_trc, context.colorspace,
+                context.color_range) == tags
+        assert (frame.color_primaries, frame.color_trc, frame.colorspace,
+                frame.color_range) == tags
     # Decoded with the tagged matrix, a saturated colour comes back (an untagged BT.709
     # frame read as BT.601 would be off by about 20 in green): on average, and in every pixel
     # but for the ordered dither of 8-bit Y'CbCr (up to a level of Y', Cb and Cr each).

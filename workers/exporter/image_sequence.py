@@ -53,6 +53,9 @@ class ImageEncoder:
         self._ctx.pix_fmt = self.pix_fmt
         self._ctx.time_base = Fraction(1, 25)  # required by the API; an image has no time
         self._ctx.options = options
+        # Square pixels: FFmpeg's PNG encoder writes a pHYs chunk from the sample aspect ratio
+        # whatever it is, and an unset one made it an odd "0 by 1".
+        self._ctx.sample_aspect_ratio = Fraction(1, 1)
         try:
             self._ctx.open()
         except av.error.FFmpegError as error:

@@ -41,12 +41,9 @@ def over_black(rgba: np.ndarray) -> np.ndarray:
     return ((rgb + (rgb >> 8)) >> 8).astype(np.uint8)
 
 
-# Y'CbCr video is written with the BT.709 matrix, and tagged so (see video_encoders.py): the
-# matrix HD players assume for untagged video too, where FFmpeg's default (BT.601) would shift
-# every colour slightly in them.
-BT709 = 1  # AVCOL_SPC_BT709, AVCOL_PRI_BT709 and AVCOL_TRC_BT709 alike
-
-
+# Y'CbCr video is written with the BT.709 matrix, and tagged so (color_tags.py): the matrix HD
+# players assume for untagged video too, where FFmpeg's default (BT.601) would shift every
+# colour slightly in them.
 def is_bt709(pix_fmt: str) -> bool:
     """Whether frames in `pix_fmt` are converted and tagged BT.709: Y'CbCr, but not the
     full-range yuvj formats, which are JPEG's and BT.601 by definition."""

@@ -25,7 +25,7 @@ import numpy as np
 
 from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
-from workers.exporter.pixels import check_frame, video_frame
+from workers.exporter.pixels import check_frame
 from workers.exporter.video_encoders import (INTRA_ONLY, configure, encoder_setup,
                                              fresh_encoder, refused, stamp)
 
@@ -179,7 +179,7 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                     raise SegmentError(f"the {fmt} encoder produced a different stream header "
                                        "after a restart, so its segments cannot be joined; "
                                        f"report this with the codecOptions {codec_options}")
-            frame = video_frame(rgba, setup.keep_alpha, setup.pix_fmt, setup.dither)
+            frame = setup.frame(rgba)
             frame.pts = index
             frame.time_base = encoder.time_base
             drain(encoder.encode(frame))

@@ -24,7 +24,8 @@ from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.frame_rates import exact_frame_rate
 from protocol.model.output_formats import OutputFormat, output_format
 from workers.exporter.gif_palette import DEFAULT_DITHER
-from workers.exporter.pixels import BT709, is_bt709
+from workers.exporter.color_tags import BT709, ColorTags
+from workers.exporter.pixels import is_bt709, video_frame
 
 # Video container per format, as FFmpeg names the muxer.
 CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
@@ -77,6 +78,13 @@ class EncoderSetup:
     # How frames are rounded to the pixel format: a GIF's palette by error diffusion, "bayer"
     # or "none" (gif_palette.py); 8-bit Y'CbCr video "ordered" or "none" (dithered_yuv.py).
     dither: str = "none"
+    # The colour tags of the stream and of every frame (color_tags.py); None for RGB formats.
+    tags: ColorTags | None = None
+
+    def frame(self, rgba) -> av.VideoFrame:
+        """A frame of the compositor's as this encoder takes it, tagged."""
+        frame = video_frame(rgba, self.keep_alpha, self.pix_fmt, self.dither)
+        return frame if self.tags is None else self.tags.tag_frame(frame)
 
 
 def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
@@ -138,8 +146,9 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         options["global_palette"] = "0"
         # Ours: how frames are cut to their palette.
         dither = options.pop("dither", DEFAULT_DITHER)
+    tags = BT709 if is_bt709(pix_fmt) else None
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
-                        width, height, exact_frame_rate(frame_rate), dither)
+                        width, height, exact_frame_rate(frame_rate), dither, tags)
 
 
 def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
@@ -153,9 +162,8 @@ def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
     ctx.options = dict(setup.options)
     if setup.codec_tag:
         ctx.codec_tag = setup.codec_tag
-    if is_bt709(setup.pix_fmt):
-        ctx.colorspace = ctx.color_primaries = ctx.color_trc = BT709
-        ctx.color_range = 1  # limited ("TV") range, what video players expect
+    if setup.tags is not None:
+        setup.tags.tag_context(ctx)
     if global_header:
         ctx.flags |= av.codec.context.Flags.global_header
 
