@@ -132,6 +132,11 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
     "png": {"pix_fmt": PIXEL_FORMAT, "compression_level": WHOLE,
             "pred": one_of("none", "sub", "up", "avg", "paeth", "mixed"),
             "dpi": WHOLE, "dpm": WHOLE},
+    "tiff": {"pix_fmt": PIXEL_FORMAT,
+             "compression_algo": one_of("packbits", "raw", "lzw", "deflate")},
+    # format: half or float samples; compression: FFmpeg's EXR encoder's own names.
+    "exr": {"format": one_of("half", "float"),
+            "compression": one_of("none", "rle", "zip1", "zip16")},
     "jpeg": {"pix_fmt": PIXEL_FORMAT,
              "qscale": Shape(r"[1-9]|[12][0-9]|3[01]", "a whole number from 1 (best) to 31"),
              "huffman": one_of("default", "optimal")},

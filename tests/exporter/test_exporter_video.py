@@ -130,7 +130,8 @@ def test_prores_profiles_pick_their_pixel_formats(tmp_path):
     # FFmpeg's ProRes decoder hands 4444 back at 12 bits; what matters is the alpha plane.
     for profile, tag, pix_fmt in (("proxy", "apco", "yuv422p10le"), ("lt", "apcs", "yuv422p10le"),
                                   ("standard", "apcn", "yuv422p10le"),
-                                  ("4444", "ap4h", "yuva444p12le")):
+                                  ("4444", "ap4h", "yuva444p12le"),
+                                  ("4444xq", "ap4x", "yuva444p12le")):
         facts, _ = decode(render(tmp_path, "prores", frames, 1, {"profile": profile},
                                  name=profile), "prores")
         assert (facts["tag"], facts["pix_fmt"]) == (tag, pix_fmt), profile
