@@ -5,8 +5,7 @@ Time: the layer's source time (protocol/model/time_remap.py: its own time, speed
 is mapped to the animation's own frames as footage is, `floor(s * frameRate)` counted from its
 first frame (ThorVG's frame 0 is the file's `ip`), clamped to its frames unless it loops.
 
-Scale: ThorVG rasterises the vectors at the size the layer is shown (the canvas matrix's
-largest scale, within MAX_RENDER_SIDE), and that raster is drawn back into the box, so an
+Scale: ThorVG rasterises the vectors at the size the layer is shown (raster_size.py), and that raster is drawn back into the box, so an
 enlarged animation stays sharp and a shrunk one costs less. ThorVG is given the animation's
 bytes made self-contained (protocol/model/lottie_files.py), never a path: it would open any file an
 image asset names.
@@ -30,14 +29,11 @@ from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
 from protocol.model.lottie_files import LottieError, read_animation, self_contained
 from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
+from workers.compositor.raster_size import SAMPLING, shown_size
 
-# The longest side ThorVG draws an animation at: an 8K frame's. A layer enlarged past it is
-# resampled from this, rather than asking for a raster of gigabytes.
-MAX_RENDER_SIDE = 8192
 # Players kept per worker, each holding its raster (8 MiB at 1080p): a comp rarely shows more
 # than a few animations.
 MAX_KEPT_PLAYERS = 8
-SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear)
 
 _engine: list = []
 _players: OrderedDict = OrderedDict()  # path -> Player
@@ -102,11 +98,10 @@ def draw_lottie(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: floa
         ctx.report_missing(path)
         return
     width, height = float(item["width"]), float(item["height"])
-    scale = min(canvas.getTotalMatrix().getMaxScale(), MAX_RENDER_SIDE / max(width, height))
-    if not scale > 0:
+    size = shown_size(canvas, width, height)
+    if size is None:
         return  # shown at no size
-    image = player.image_at(_frame(player, layer, time),
-                            max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale)))
+    image = player.image_at(_frame(player, layer, time), *size)
     paint = skia.Paint(AntiAlias=True)
     paint.setAlphaf(paint_args["opacity"])
     paint.setBlendMode(paint_args["blend"])
