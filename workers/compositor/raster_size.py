@@ -15,8 +15,10 @@ import skia
 # resampled from this, rather than asking for a raster of gigabytes.
 MAX_RENDER_SIDE = 8192
 # How a raster is drawn back into its box: at the size shown its pixels land nearly one to
-# one, so bilinear is exact enough and cheaper than bicubic.
+# one, so bilinear is exact enough and cheaper than bicubic; where they land exactly one to one
+# (100%, on whole pixels), each is copied as it is, which Skia does as a plain blend of rows.
 SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear)
+EXACT = skia.SamplingOptions(skia.FilterMode.kNearest)
 
 
 def shown_size(canvas: skia.Canvas, width: float, height: float) -> tuple[int, int] | None:
@@ -26,3 +28,15 @@ def shown_size(canvas: skia.Canvas, width: float, height: float) -> tuple[int, i
     if not scale > 0:
         return None
     return max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale))
+
+
+def draw_raster(canvas: skia.Canvas, image: skia.Image, width: float, height: float,
+                paint: skia.Paint) -> None:
+    """`image` drawn into the box [0, 0, width, height] of the canvas."""
+    matrix = canvas.getTotalMatrix()
+    if matrix.isTranslate() and (image.width(), image.height()) == (width, height) \
+            and float(matrix.getTranslateX()).is_integer() \
+            and float(matrix.getTranslateY()).is_integer():
+        canvas.drawImage(image, 0, 0, EXACT, paint)
+        return
+    canvas.drawImageRect(image, skia.Rect.MakeWH(width, height), SAMPLING, paint)

@@ -32,7 +32,7 @@ from workers.compositor.blending import NORMAL
 from workers.compositor.context import RenderContext
 from workers.compositor.fonts import bundled_index
 from workers.compositor.footage import file_stamp
-from workers.compositor.raster_size import SAMPLING, shown_size
+from workers.compositor.raster_size import draw_raster, shown_size
 
 # Self-contained documents kept per worker: a handful covers every SVG a comp shows.
 MAX_KEPT_SVGS = 32
@@ -68,8 +68,7 @@ def draw_svg(canvas: skia.Canvas, ctx: RenderContext, item: dict, paint_args: di
     canvas.save()
     canvas.clipRect(skia.Rect.MakeWH(width, height), skia.ClipOp.kIntersect, True)
     # resvg fills whole pixels: the raster holds the SVG's size rounded up, scaled.
-    canvas.drawImageRect(image, skia.Rect.MakeWH(math.ceil(width), math.ceil(height)),
-                         SAMPLING, paint)
+    draw_raster(canvas, image, math.ceil(width), math.ceil(height), paint)
     canvas.restore()
 
 
