@@ -44,6 +44,9 @@ RASTER_BUDGET_BYTES = 256 * 1024 * 1024
 GENERIC_FAMILIES = {"font_family": "Noto Sans", "sans_serif_family": "Noto Sans",
                     "serif_family": "Gentium Book Plus", "monospace_family": "Noto Sans",
                     "cursive_family": "Noto Sans", "fantasy_family": "Noto Sans"}
+# What a browser assumes where the SVG says nothing: 96 px to the inch (so 1mm is 3.78 px), a
+# 16 px font, and English for `systemLanguage` in a <switch>.
+BROWSER_DEFAULTS = {"dpi": 96.0, "font_size": 16.0, "languages": ["en"]}
 
 _documents: OrderedDict = OrderedDict()  # path -> (stamp, self-contained SVG text)
 _rasters: OrderedDict = OrderedDict()  # (path, stamp, columns, rows) -> skia.Image
@@ -102,7 +105,8 @@ def rasterise(text: str, zoom: float) -> skia.Image | None:
     fonts; None when resvg refuses it."""
     try:
         png = resvg_py.svg_to_bytes(svg_string=text, zoom=zoom, skip_system_fonts=True,
-                                    font_files=bundled_font_files(), **GENERIC_FAMILIES)
+                                    font_files=bundled_font_files(), **GENERIC_FAMILIES,
+                                    **BROWSER_DEFAULTS)
     except (ValueError, OSError):
         return None
     image = skia.Image.MakeFromEncoded(png)
