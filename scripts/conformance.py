@@ -244,45 +244,57 @@ def _unpremultiplied(rgba: np.ndarray) -> np.ndarray:
 
 
 def run_lottie(corpus: str, references: str, isolated: bool) -> dict:
-    from protocol.model.lottie_files import read_animation
     with open(os.path.join(references, "manifest.json")) as handle:
         manifest = json.load(handle)
     verdicts = []
-    with tempfile.TemporaryDirectory() as folder:
-        for entry in manifest["files"]:
-            path = os.path.join(corpus, entry["path"])
-            with open(path, "rb") as handle:
-                data = handle.read()
-            animation = read_animation(data)[0]
-            size = (entry["width"], entry["height"])
-            cache: dict = {}
-            for frame, name in zip(entry["frames"], entry["references"]):
-                with open(os.path.join(references, name), "rb") as handle:
-                    reference = straight_rgba(handle.read())
-                drawn = {"rendervisor": _guarded(isolated, lottie_by_rendervisor, path,
-                                                 animation, size, frame, folder, cache),
-                         "thorvg": _guarded(isolated, lottie_by_thorvg, data, size, frame),
-                         "rlottie": _guarded(isolated, lottie_by_rlottie, data, size, frame)}
-                verdicts.append({"file": entry["path"], "frame": frame,
-                                 "source": entry["path"].split(os.sep)[0],
-                                 **{n: passes(image, reference) for n, image in drawn.items()}})
-                print(f"{entry['path']} @{frame}: " + " ".join(
-                    f"{n}={'pass' if verdicts[-1][n] else 'FAIL'}" for n in drawn),
-                    file=sys.stderr)
+    for entry in manifest["files"]:
+        with open(os.path.join(corpus, entry["path"]), "rb") as handle:
+            data = handle.read()
+        references_drawn = []
+        for name in entry["references"]:
+            with open(os.path.join(references, name), "rb") as handle:
+                references_drawn.append(straight_rgba(handle.read()))
+        drawn = {player: _guarded(isolated, _all_frames, player, os.path.join(corpus,
+                                                                             entry["path"]),
+                                  data, (entry["width"], entry["height"]), entry["frames"])
+                 for player in ("rendervisor", "thorvg", "rlottie")}
+        for index, (frame, reference) in enumerate(zip(entry["frames"], references_drawn)):
+            verdicts.append({"file": entry["path"], "frame": frame,
+                             "source": entry["path"].split(os.sep)[0],
+                             **{player: passes(frames[index] if frames else None, reference)
+                                for player, frames in drawn.items()}})
+            print(f"{entry['path']} @{frame}: " + " ".join(
+                f"{p}={'pass' if verdicts[-1][p] else 'FAIL'}" for p in drawn), file=sys.stderr)
     return {"lottie-web": manifest.get("lottie-web"), "verdicts": verdicts,
             "table": table(verdicts, "source", ("rendervisor", "thorvg", "rlottie"))}
 
 
+def _all_frames(player: str, path: str, data: bytes, size: tuple[int, int],
+                frames: list[int]) -> list:
+    """Every frame of one file drawn by one player."""
+    from protocol.model.lottie_files import read_animation
+    if player == "rendervisor":
+        animation, cache = read_animation(data)[0], {}
+        with tempfile.TemporaryDirectory() as folder:
+            return [lottie_by_rendervisor(path, animation, size, frame, folder, cache)
+                    for frame in frames]
+    draw = lottie_by_thorvg if player == "thorvg" else lottie_by_rlottie
+    return [draw(data, size, frame) for frame in frames]
+
+
 def _guarded(isolated: bool, draw, *args):
-    """`draw(*args)`, in a child process when `isolated` (a file that crashes a native player
-    then fails that frame instead of ending the run)."""
+    """`draw(*args)`, in a child process when `isolated`: a file that crashes a native player
+    (or stalls it past ten minutes) then fails that player's frames instead of ending the run."""
     if not isolated:
         return draw(*args)
-    import multiprocessing
-    with multiprocessing.get_context("fork").Pool(1) as pool:
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+    with ProcessPoolExecutor(1, mp_context=get_context("fork")) as pool:
         try:
-            return pool.apply_async(draw, args).get(timeout=120)
-        except Exception:
+            return pool.submit(draw, *args).result(timeout=600)
+        except Exception:  # the child died (BrokenProcessPool) or timed out
+            for child in list(getattr(pool, "_processes", {}).values()):
+                child.kill()
             return None
 
 
