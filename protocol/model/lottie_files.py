@@ -119,7 +119,9 @@ def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, lis
     dropped_fonts = []
     fonts = animation.get("fonts")
     for font in (fonts.get("list") or []) if isinstance(fonts, dict) else []:
-        if isinstance(font, dict) and font.pop("fPath", None):
+        where = font.get("fPath") if isinstance(font, dict) else None
+        if where and not (isinstance(where, str) and where[:5].lower() == "data:"):
+            del font["fPath"]  # a file elsewhere; a font embedded as a data URI stays
             dropped_fonts.append(str(font.get("fFamily") or font.get("fName") or "a font"))
     notes = []
     if dropped_images:
