@@ -16,7 +16,6 @@ memory must stay within 100 MB of where it started.
 from __future__ import annotations
 
 import json
-import subprocess
 import time
 
 import psutil
@@ -47,12 +46,7 @@ def session(tmp_path):
     assert server.run("command_batch", {"steps": setup})["structuredContent"]["failed"] == 0
     server.rss_at_start = rss(server)
     yield server
-    server.process.terminate()
-    try:
-        server.process.wait(10)
-    except subprocess.TimeoutExpired:
-        server.process.kill()
-        server.process.wait(10)
+    server.stop()
 
 
 def rss(server) -> int:
