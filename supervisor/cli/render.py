@@ -29,6 +29,7 @@ from supervisor.cli.flag_pairs import flag_pairs
 from supervisor.cli.project import check_writable, open_engine
 from supervisor.cli.template_rows import queue_rows, template_rows
 from supervisor.engine.commands.lookup import find_comp
+from supervisor.engine.probes import own_pool
 from supervisor.errors import CommandError, UsageError
 from supervisor.render.farm_service import FarmRenderService
 from supervisor.runtime import teardown
@@ -156,7 +157,8 @@ def start_pool(workers: int, cluster: str | None = None, kind: str = "render", p
     in for them."""
     if cluster is not None:
         teardown.become_subreaper()
-        return ClusterPool(cluster, workers)
+        # Sound is mixed on this node, on a worker of this process's own pool.
+        return ClusterPool(cluster, workers, local=own_pool())
     pool = pool or Pool(start_forkserver(), workers, preload=worker_preload())
     pool.warm(kind, pool.capacity(kind) or 1)
     return pool

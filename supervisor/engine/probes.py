@@ -214,9 +214,9 @@ _own_lock = threading.Lock()
 
 
 def own_pool() -> Pool:
-    """This process's own pool for probes, started on first use and shared by every Probes
-    made without one. Its forkserver is started by exec, so the threads this process may
-    already run are never forked."""
+    """This process's own pool, started on first use: for the probes of every Probes made
+    without a pool, and for the sound a cluster render mixes on this node. Its forkserver is
+    started by exec, so the threads this process may already run are never forked."""
     with _own_lock:
         if not _own:
             preload = worker_preload()
