@@ -251,7 +251,7 @@ def eof_to_exit(command, folder) -> dict:
         kill_leftover(tree)
 
 
-def wait_for(marker: str, timeout: float = 10) -> list:
+def wait_for(marker: str, timeout: float = 60) -> list:
     """This run's shell: the processes under this one whose command line holds `marker` (never
     another user's processes that happen to match)."""
     deadline = time.monotonic() + timeout
