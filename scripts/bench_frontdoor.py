@@ -4,7 +4,7 @@
 
 Prints one JSON object:
 - ping and read_file latency p50/p99 (ms), alternating, while (a) 8 long shells run, for both
-  servers; (b) 8 previews of an SVG that takes minutes to draw wait for the preview worker, one
+  servers; (b) 8 previews of a comp that takes minutes to draw wait for the preview worker, one
   drawing to its deadline; (c) a 60 MB SVG (1.5 million rectangles) is imported, sampled for as
   long as the import runs (how many samples that was is reported beside them);
 - pipelined cheap-call throughput (read_file of a small file, all sent at once), both servers,
@@ -126,25 +126,31 @@ def latency_under_shells(command, folder, path, reads) -> dict:
         kill_leftover(shells)
 
 
+# A comp that takes over a minute a frame at full size on a 2-core machine: a 4096 x 4096
+# solid blurred by 400 px, with 8 samples of motion blur (tests/mcp/test_preview_deadline.py).
+HEAVY = [
+    {"id": "comp.new", "params": {"name": "Heavy", "width": 4096, "height": 4096,
+                                  "duration": 1}},
+    {"id": "comp.set", "params": {"comp": "Heavy", "motionBlur": {
+        "enabled": True, "samples": 8, "shutterAngle": 360}}},
+    {"id": "layer.add", "params": {"comp": "Heavy", "type": "solid", "color": "#3366ff"}},
+    {"id": "effect.add", "params": {"comp": "Heavy", "layer": 1, "effect": "gaussianBlur",
+                                    "params": {"radius": 400}}},
+    {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": 1, "path": "transform.rotation",
+                                     "time": 0, "value": 0}},
+    {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": 1, "path": "transform.rotation",
+                                     "time": 1, "value": 360}},
+]
+
+
 def latency_under_previews(folder, path, reads) -> dict:
-    """While 8 previews of an SVG whose <use> fan-out draws 10**8 rectangles wait for the
-    preview worker (each would run to the preview deadline)."""
-    svg = os.path.join(folder, "fanout.svg")
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
-             ' width="256" height="256"><defs><rect id="l0" width="2" height="2" fill="red"/>']
-    for level in range(1, 9):
-        uses = "".join(f'<use xlink:href="#l{level - 1}" x="{i % 3}" y="{i % 5}"/>'
-                       for i in range(10))
-        parts.append(f'<g id="l{level}">{uses}</g>')
-    with open(svg, "w") as handle:
-        handle.write("".join(parts) + '</defs><use xlink:href="#l8"/></svg>')
+    """While 8 full-size previews of a comp that takes over a minute a frame wait for the
+    preview worker, the first drawing until the preview deadline stops it."""
     driver = Driver(OURS, os.path.dirname(HERE))
     try:
-        steps = [{"id": "comp.new", "params": {"name": "Main", "width": 256, "height": 256}},
-                 {"id": "layer.add", "params": {"comp": "Main", "type": "image", "path": svg}}]
-        driver.wait(driver.call("command_batch", {"steps": steps}), 120)
+        driver.wait(driver.call("command_batch", {"steps": HEAVY}), 120)
         for frame in range(8):
-            driver.call("render_preview", {"comp": "Main", "frame": frame})
+            driver.call("render_preview", {"comp": "Heavy", "frame": frame, "max_side": 0})
         time.sleep(1.0)  # the first preview is drawing, the other seven wait
         return quick_latency(driver, path, reads)
     finally:
@@ -267,10 +273,17 @@ def wait_for(marker: str, timeout: float = 60) -> list:
 def wait_gone(processes: list, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if all(not p.is_running() or p.status() == psutil.STATUS_ZOMBIE for p in processes):
+        if all(_gone(p) for p in processes):
             return True
         time.sleep(0.002)
     return False
+
+
+def _gone(process: psutil.Process) -> bool:
+    try:
+        return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:  # it ended between the two questions
+        return True
 
 
 def _cmdline(process: psutil.Process) -> list:

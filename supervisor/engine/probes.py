@@ -193,20 +193,22 @@ class Probes:
 
 
 def failure_sentence(subject: str, error: JobFailed, pool: Pool) -> str:
-    """One sentence for a probe that ended without an answer: the worker crashed, ran past the
-    probe deadline or out of its memory, or failed inside."""
+    """One sentence for a probe that ended without an answer: the worker ran past the probe
+    deadline or out of its memory, crashed, or failed inside."""
     if error.reason == DEADLINE:
-        what = (f"reading it took longer than the {pool.deadlines[KIND]:g} s probe deadline, "
-                "so it was stopped")
-    elif error.reason == OUT_OF_MEMORY:
-        what = (f"reading it needed more than the {describe_bytes(pool.memory_limits[KIND])} "
-                "a probe may use, so it was stopped")
-    elif error.reason == "died":
-        what = f"the program reading it crashed (its worker {getattr(error, 'how', 'died')})"
-    else:
-        what = f"it could not be read ({error})"
-    return (f"{subject}: {what}; the file is damaged, or built to break the program reading "
-            "it; check it or pick another file.")
+        return (f"{subject}: reading it took longer than the {pool.deadlines[KIND]:g} s probe "
+                "deadline, so it was stopped; a file this slow to read is damaged or built to "
+                "stall the reader, unless the machine is very busy: check it, or try again.")
+    if error.reason == OUT_OF_MEMORY:
+        return (f"{subject}: reading it needed more than the "
+                f"{describe_bytes(pool.memory_limits[KIND])} a probe may use, so it was "
+                "stopped; the file is too large, damaged, or built to inflate: check it or pick "
+                "another file.")
+    if error.reason == "died":
+        return (f"{subject}: the program reading it crashed (its worker "
+                f"{getattr(error, 'how', 'died')}); the file is damaged or built to break it: "
+                "check it or pick another file.")
+    return f"{subject}: it could not be read ({error}); check it or pick another file."
 
 
 _own: list[Pool] = []

@@ -5,7 +5,7 @@ each while a ping goes out every quarter second beside it (the timing the server
   signal 11, and the session, its document and its undo with it);
 - a 60 MB SVG of 1.5 million rectangles (pings waited 32 s, SIGTERM took 38 s);
 - a WOFF2 font whose data inflates to gigabytes (the server grew by gigabytes);
-- eight previews of an SVG that takes minutes to draw, each running to its deadline, then a
+- eight previews of a comp that takes minutes to draw, each running to its deadline, then a
   file read (answered after 27 s: the previews held every quick-lane thread).
 
 The server must live, answer pings within 100 ms at the 99th percentile and a file read within
@@ -21,8 +21,9 @@ import time
 import psutil
 import pytest
 
-from tests.helpers.hostile_files import big_svg, deep_svg, fanout_svg, woff2_bomb, woff2_declaring
+from tests.helpers.hostile_files import big_svg, deep_svg, woff2_bomb, woff2_declaring
 from tests.helpers.mcp_process import McpProcess
+from tests.mcp.test_preview_deadline import HEAVY
 
 PING_EVERY = 0.25
 PING_P99 = 0.100
@@ -149,11 +150,10 @@ def test_a_font_bomb_is_refused_by_its_sizes_and_the_server_does_not_grow(sessio
 
 
 def test_eight_previews_at_their_deadline_never_delay_a_file_read(session, tmp_path):
-    fan = fanout_svg(tmp_path / "fan.svg")
-    session.run("command_run", {"id": "layer.add", "params": {
-        "comp": "Main", "type": "image", "path": fan}})
-    previews = [session.call("render_preview", {"comp": "Main", "frame": frame})
-                for frame in range(8)]
+    heavy = session.run("command_batch", {"steps": HEAVY})
+    assert heavy["structuredContent"]["failed"] == 0, heavy
+    previews = [session.call("render_preview", {"comp": "Heavy", "frame": frame,
+                                                "max_side": 0}) for frame in range(8)]
     times = pings_while(session, previews[0], at_most=2.0, at_least=2.0)
     reads = [read_time(session, tmp_path / "note.txt") for _ in range(3)]
     assert not session.answers(previews[-1])  # the last still waits for the preview worker
@@ -178,5 +178,22 @@ def test_a_probe_past_its_deadline_is_one_sentence_and_imports_go_on(tmp_path):
         imported = server.run("command_run", {"id": "footage.import",
                                               "params": {"path": str(ok)}})
         assert json.loads(imported["content"][0]["text"])["kind"] == "vector"
+    finally:
+        server.stop()
+
+
+def test_a_probe_past_its_memory_limit_is_one_sentence_naming_the_limit(tmp_path):
+    zeros = tmp_path / "zeros.json"  # 50 MB: 25 million numbers once parsed
+    zeros.write_text('{"fr": 30, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": ['
+                     + "0," * 25_000_000 + "0]}")
+    server = McpProcess("--workers", "1", env={"RENDERVISOR_PROBE_MEMORY_MIB": "640"})
+    try:
+        server.initialize()
+        answer = server.wait_for(server.call("command_run", {
+            "id": "footage.import", "params": {"path": str(zeros)}}), timeout=120)
+        assert_one_sentence(text_of(answer), "zeros.json", "more than the 640 MiB a probe may "
+                                                           "use")
+        assert server.run("command_run", {"id": "comp.new", "params": {"name": "Next"}})[
+            "isError"] is False
     finally:
         server.stop()
