@@ -1,6 +1,6 @@
 """Files built to break the program reading them, made by the tests that send them: an SVG
-nested deeper than Skia's parser's stack, an SVG of 1.5 million rectangles, an SVG whose <use>
-fan-out takes minutes to draw, and WOFF2 fonts that declare or inflate to gigabytes."""
+nested deeper than Skia's parser's stack, an SVG of 1.5 million rectangles, and WOFF2 fonts
+that declare or inflate to gigabytes."""
 
 from __future__ import annotations
 
@@ -33,21 +33,6 @@ def big_svg(path, rects: int = MANY_RECTS) -> str:
         for _ in range(rects // 1000):
             handle.write(row)
         handle.write("</svg>")
-    return str(path)
-
-
-def fanout_svg(path, levels: int = 8, fanout: int = 10) -> str:
-    """An SVG that parses at once and draws for minutes: each level <use>s the one below ten
-    times, so the last draws 10**8 rectangles."""
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
-             ' width="256" height="256"><defs><rect id="l0" width="2" height="2" fill="red"/>']
-    for level in range(1, levels + 1):
-        uses = "".join(f'<use xlink:href="#l{level - 1}" x="{i % 3}" y="{i % 5}"/>'
-                       for i in range(fanout))
-        parts.append(f'<g id="l{level}">{uses}</g>')
-    parts.append(f'</defs><use xlink:href="#l{levels}"/></svg>')
-    with open(path, "w") as handle:
-        handle.write("".join(parts))
     return str(path)
 
 
