@@ -343,7 +343,8 @@ class Pool:
             return idle.pop() if idle else None
 
     def _start(self, kind: str) -> Worker:
-        return Worker(self.context, kind, self.preload, self.memory_limits.get(KINDS[kind].memory))
+        return Worker(self.context, kind, self.preload,
+                      self.memory_limits.get(KINDS[kind].memory))
 
     def release(self, worker: Worker) -> None:
         """Give a healthy worker back. Shell workers are retired after each job (whatever the
