@@ -451,7 +451,8 @@ class Pool:
             nonlocal stopping, kill_at, held
             stopping = reason
             held = teardown.snapshot(worker.pid, include_root=False)
-            kill_at = teardown.kill_deadline(self.teardown_grace)
+            kill_at = (teardown.kill_deadline(self.teardown_grace)
+                       if KINDS[worker.kind].tidies_up else time.monotonic())
             try:
                 worker.send(frames.cancel(job_id))
             except OSError:

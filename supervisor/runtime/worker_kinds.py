@@ -8,7 +8,7 @@ and the pool never branches on a kind's name.
     probe    a few, for reading files nobody vouches for (footage, fonts, captions, data
              files: workers/probes/), so a parser that crashes, loops or balloons takes a
              worker down and never the supervisor; under the probe memory limit and the probe
-             deadline
+             deadline, and killed at once when stopped (a probe writes nothing)
     shell    one per running shell call, retired after it with whatever its command left; a warm
              spare waits so the next call starts at once; it runs a user's command, so no
              memory limit (the command would inherit it)
@@ -58,6 +58,10 @@ class WorkerKind:
     runs_commands: bool = False
     # The longest one job may hold it, or None: stopped by its caller's cancel alone.
     deadline: Deadline | None = None
+    # A stopped job is given the teardown grace to stop by itself (a render removes the files
+    # it was writing, a shell's command gets SIGTERM); a kind whose jobs write nothing and
+    # start nothing is killed at once, so a cancel or SIGTERM never waits on it.
+    tidies_up: bool = True
 
 
 KINDS: dict[str, WorkerKind] = {kind.name: kind for kind in (
@@ -66,6 +70,7 @@ KINDS: dict[str, WorkerKind] = {kind.name: kind for kind in (
                deadline=Deadline(PREVIEW_DEADLINE, "RENDERVISOR_PREVIEW_DEADLINE")),
     # Two, so one file that runs to the deadline leaves another import its worker.
     WorkerKind("probe", capacity=2, memory="probe",
-               deadline=Deadline(PROBE_DEADLINE, "RENDERVISOR_PROBE_DEADLINE")),
+               deadline=Deadline(PROBE_DEADLINE, "RENDERVISOR_PROBE_DEADLINE"),
+               tidies_up=False),
     WorkerKind("shell", capacity=None, memory=None, runs_commands=True),
 )}
