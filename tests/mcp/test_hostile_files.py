@@ -132,6 +132,22 @@ def test_a_60_mb_svg_never_holds_a_ping_a_read_or_sigterm(session, tmp_path):
         assert took < TEARDOWN_GRACE + EXIT_MARGIN, took
 
 
+def test_a_cancelled_60_mb_svg_import_leaves_nothing_waiting(session, tmp_path):
+    big = big_svg(tmp_path / "big.svg")
+    importing = command(session, "footage.import", {"path": big})
+    pings_while(session, importing, at_most=1.0, at_least=1.0)
+    session.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                  "params": {"requestId": importing}})
+    sent = time.monotonic()
+    session.wait_for(session.request("ping"), timeout=30)
+    assert time.monotonic() - sent < PING_P99
+    ok = tmp_path / "ok.svg"
+    ok.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="2"/>')
+    imported = session.run("command_run", {"id": "footage.import", "params": {"path": str(ok)}})
+    assert imported["structuredContent"]["kind"] == "vector"
+    assert session.answers(importing) == []
+
+
 def test_a_font_bomb_is_refused_by_its_sizes_and_the_server_does_not_grow(session, tmp_path):
     for font, fragments in ((woff2_bomb(tmp_path / "bomb.woff2", 256 << 20),
                              ("bomb.woff2", "unpacks to more than")),
