@@ -341,17 +341,22 @@ RESOURCE_NOT_FOUND = -32002
 
 def tool_result(value: Any) -> dict:
     if isinstance(value, ToolResult):
-        result = {"content": value.content, "isError": value.is_error}
+        result = {"content": value.content,
+                  "isError": value.is_error or _failed_some(value.structured)}
         if value.structured is not None:
             result["structuredContent"] = value.structured
         return result
     if isinstance(value, dict):
-        failed = value.get("failed")
-        is_error = isinstance(failed, (int, float)) and not isinstance(failed, bool) and failed > 0
         return {"content": [{"type": "text", "text": json.dumps(value, ensure_ascii=False,
                                                                 allow_nan=False)}],
-                "structuredContent": value, "isError": is_error}
+                "structuredContent": value, "isError": _failed_some(value)}
     return {"content": [{"type": "text", "text": str(value)}], "isError": False}
+
+
+def _failed_some(value: Any) -> bool:
+    """A JSON result whose `failed` count is above zero is an error result."""
+    failed = value.get("failed") if isinstance(value, dict) else None
+    return isinstance(failed, (int, float)) and not isinstance(failed, bool) and failed > 0
 
 
 def error_result(message: str) -> dict:
