@@ -227,6 +227,7 @@ def get_prompt(name: str, arguments: dict) -> dict:
             f"{batch}\n]}}\n```\n\nThen look at it with render_filmstrip {{\"comp\": ...}}, "
             "run layout_check on it and fix every finding (each says what to change), and "
             "render it with renderQueue.add {\"comp\": ..., \"output\": \"/abs/path.mp4\"} "
-            "and renderQueue.render.")
+            "and render_start, then render_status {\"job\": ..., \"wait\": 30} until it is "
+            "done.")
     return {"description": recipe.description,
             "messages": [{"role": "user", "content": {"type": "text", "text": text}}]}
