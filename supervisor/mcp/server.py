@@ -63,6 +63,7 @@ class Call:
     started: bool = False
     task: wire_tasks.Task | None = None  # the task that carries its answer, if it became one
     key: Any = None  # its key in Server.calls: the request's id, or ("task", its task id)
+    timer: threading.Timer | None = None  # 2026-07-28: when it becomes a task if still running
     done: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -278,9 +279,9 @@ class Server:
             return
         if modern and tool.task_support != "forbidden" and \
                 mcp_versions.declares_extension(request.params, wire_tasks.EXTENSION):
-            timer = threading.Timer(TASK_AFTER, self.become_task, (call, request))
-            timer.daemon = True
-            timer.start()
+            call.timer = threading.Timer(TASK_AFTER, self.become_task, (call, request))
+            call.timer.daemon = True
+            call.timer.start()
 
     def become_task(self, call: Call, request: jsonrpc.Request) -> None:
         """A 2026-07-28 call still running after TASK_AFTER: answer its request with a task,
@@ -336,6 +337,8 @@ class Server:
             elif destination == "request":
                 self.writer.send_response(jsonrpc.result(call.id, result))
         finally:
+            if call.timer is not None:
+                call.timer.cancel()  # its thread ends now, not TASK_AFTER later
             self._call_finished(call)
 
     def _cancelled(self, call: Call) -> None:
