@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from protocol.cancel import CANCELLED
 from protocol.wire import jsonrpc, mcp_versions
 from protocol.wire import tasks as wire_tasks
 from supervisor import __version__
@@ -219,11 +218,7 @@ def cancel_task(server, request, modern: bool) -> dict:
             return {}  # the extension acknowledges; the task keeps the status it ended with
         raise RequestError(jsonrpc.INVALID_PARAMS,
                            f"Cannot cancel task: already in terminal status {task.status!r}.")
-    server.tasks.cancel(task)
-    call = server.task_call(task)
-    if call is not None:
-        call.cancel(CANCELLED)
-        server._call_finished(call, started_only=True)
+    server.cancel_task(task)
     return {} if modern else wire_tasks.fields(task, False)
 
 

@@ -354,8 +354,14 @@ class Server:
                                                   wire_tasks.fields(task, False)))
         self.subscriptions.task_changed(task)
 
-    def task_call(self, task: wire_tasks.Task) -> Call | None:
-        return self.calls.get(("task", task.task_id))
+    def cancel_task(self, task: wire_tasks.Task) -> None:
+        """tasks/cancel: the task is cancelled at once, and its call stops exactly as a call
+        stopped by notifications/cancelled does."""
+        self.tasks.cancel(task)
+        call = self.calls.get(("task", task.task_id))
+        if call is not None:
+            call.cancel(CANCELLED)
+            self._call_finished(call, started_only=True)
 
     def _call_finished(self, call: Call, started_only: bool = False) -> None:
         if started_only and call.started:
