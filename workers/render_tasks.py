@@ -11,6 +11,7 @@ import skia
 
 from workers.compositor import FootageCache, render_frame
 from workers.compositor.video import DECODE_ERRORS, VideoDecoder
+from workers.exporter.deep_pixels import as_8_bits
 from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
 
@@ -77,6 +78,7 @@ def thumbnail(job):
 
 
 def encode_png(pixels) -> bytes:
-    image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+    """An 8-bit PNG of a frame (a deep comp's frame dithered to 8 bits, as a render would)."""
+    image = skia.Image.fromarray(as_8_bits(pixels), colorType=skia.kRGBA_8888_ColorType,
                                  alphaType=skia.kUnpremul_AlphaType)
     return bytes(image.encodeToData(skia.kPNG, 100))
