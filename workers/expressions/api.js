@@ -29,7 +29,6 @@ var slots = {};       // property key -> {key, layer, prop, run, runnerName, lin
 var stack = [];       // the evaluations under way, innermost last
 var E = null;         // the innermost evaluation: {slot, time, value, hasValue, random}
 var propertyCache = new WeakMap();   // Layer -> {path: Property}
-var keyCache = new WeakMap();        // Property -> its keys
 var answers = new Map();             // question -> its answer's JSON ("!" and a sentence: a problem)
 var asked = new Set();               // the questions this run met with no answer
 var lastValue = new Map();           // property key -> the JSON of a value it had: a stand-in
@@ -55,7 +54,8 @@ function hostRect(key, t) { return ask("r\n" + key + "\n" + t, {top: 0, left: 0,
 
 function fault(message) {
   var error = new Error(message);
-  error.name = "ExpressionError";
+  // defined, not assigned: Error.prototype is frozen, so its `name` cannot be assigned over
+  Object.defineProperty(error, "name", {value: "ExpressionError"});
   return error;
 }
 
@@ -340,11 +340,7 @@ P.velocityAtTime = function (t) {
   return div(sub(this.valueAtTime(t + STEP), this.valueAtTime(t - STEP)), 2 * STEP);
 };
 P.speedAtTime = function (t) { return length(this.velocityAtTime(t)); };
-P.keys = function () {
-  var keys = keyCache.get(this);
-  if (keys === undefined) { keys = hostKeys(this.id); keyCache.set(this, keys); }
-  return keys;
-};
+P.keys = function () { return hostKeys(this.id); };
 P.key = function (n) {
   var keys = this.keys();
   if (typeof n !== "number" || n !== Math.floor(n) || n < 1 || n > keys.length)
@@ -616,6 +612,7 @@ function run(slot, t) {
   try {
     result = slot.run();
   } catch (error) {
+    if (isBound(error)) throw error;  // as it is: marking it could need memory there is none of
     throw annotated(error, slot, t);
   } finally {
     stack.pop();
@@ -810,12 +807,17 @@ function evaluate(key, t, ownJson) {
   try {
     outcome = "v" + asJson(run(slot, t));
   } catch (error) {
-    var bound = error instanceof InternalError ||
-      (error instanceof RangeError && /stack/.test(error.message));
+    var bound = isBound(error);
     if (bound && asked.size === 0) throw error;
     outcome = bound ? null : "e" + report(error);
   }
   return asked.size ? "?" + pending() : outcome;
+}
+// The bounds' errors: out of memory, interrupted (the time limit), too deep. QuickJS throws
+// null where it runs out of memory making the error itself.
+function isBound(error) {
+  return error === null || error instanceof InternalError ||
+    (error instanceof RangeError && /stack/.test(error.message));
 }
 function pending() { return asked.size ? JSON.stringify(Array.from(asked)) : "[]"; }
 

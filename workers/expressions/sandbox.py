@@ -143,7 +143,8 @@ class Sandbox:
             text = str(error)
             if "interrupted" in text:
                 bound = "time"
-            elif "out of memory" in text or "string too long" in text:
+            elif "out of memory" in text or "string too long" in text or \
+                    text.strip() == "null":  # what QuickJS throws when even its error is too big
                 bound = "memory"
             elif "stack" in text:
                 bound = "stack"
