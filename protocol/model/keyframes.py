@@ -33,10 +33,11 @@ class Driven(dict):
     moving. It has no keys of its own (`stored` keeps the property it replaced), so nothing
     takes a shortcut through keys past its value."""
 
-    def __init__(self, stored: Any, at) -> None:
+    def __init__(self, stored: Any, at, at_times) -> None:
         super().__init__(keys=[])
         self.stored = stored
         self.at = at  # at(time) -> the value
+        self.at_times = at_times  # at_times(times) -> the values: many times in one go
 
 
 def is_animated(prop: Any) -> bool:

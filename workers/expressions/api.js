@@ -4,9 +4,9 @@
 // expression needs of the document (a property's own value at a time, before its expression;
 // a property's keys; a layer's content box) it asks as a question, and the sandbox answers
 // between runs:
-//   "v\nKEY\nTIME"       the value of property KEY ("COMP/LAYER/PATH") at TIME
-//   "k\nKEY"             its keyframes, [[time, value], ...]
-//   "r\nLAYERKEY\nTIME"  the layer's content box {top, left, width, height}
+//   ["v", KEY, TIME]       the value of property KEY ("COMP/LAYER/PATH") at TIME
+//   ["k", KEY, 0]          its keyframes, [[time, value], ...]
+//   ["r", LAYERKEY, TIME]  the layer's content box {top, left, width, height}
 // A run that met a question with no answer yet goes on with a stand-in, and its result is
 // thrown away: the sandbox answers every question it asked and runs it again, until a run
 // asks nothing new. Only a run that had every answer counts, so a result is a pure function
@@ -29,26 +29,48 @@ var slots = {};       // property key -> {key, layer, prop, run, runnerName, lin
 var stack = [];       // the evaluations under way, innermost last
 var E = null;         // the innermost evaluation: {slot, time, value, hasValue, random}
 var propertyCache = new WeakMap();   // Layer -> {path: Property}
-var answers = new Map();             // question -> its answer's JSON ("!" and a sentence: a problem)
-var asked = new Set();               // the questions this run met with no answer
-var lastValue = new Map();           // property key -> the JSON of a value it had: a stand-in
+var wiggleSeeds = new WeakMap();     // Property -> its noises' seeds, by dimension and octave
+var answers = new Map();   // kind + "\n" + key -> Map(time -> {value} or {problem: sentence})
+var answerCount = 0;
+var asked = [];            // the questions this run met with no answer: [kind, key, time]
+var askedAlready = new Map();
+var lastValue = new Map(); // property key -> a value it had: the stand-in for another time
 
 // -- questions to the host ------------------------------------------------------------------
 
-function ask(question, standIn) {
-  var answer = answers.get(question);
-  if (answer === undefined) {
-    asked.add(question);
+function table(store, kind, key) {
+  var name = kind + "\n" + key, found = store.get(name);
+  if (found === undefined) store.set(name, found = new Map());
+  return found;
+}
+
+// Times are kept by their text: QuickJS's Map hashes number keys poorly (a Map of a few
+// thousand times costs tens of microseconds a look-up), and strings well.
+function ask(kind, key, t, standIn) {
+  if (kind === "v" && t === ownTime && key === ownKey) return copy(ownValue);
+  var found = table(answers, kind, key).get("" + t);
+  if (found === undefined) {
+    missed = true;
+    var seen = table(askedAlready, kind, key);
+    if (!seen.has("" + t)) { seen.set("" + t, true); asked.push([kind, key, t]); }
     return standIn;
   }
-  if (answer.charAt(0) === "!") throw fault(answer.slice(1));
-  return JSON.parse(answer);
+  if (found.problem !== undefined) throw fault(found.problem);
+  return copy(found.value);
 }
-function hostValue(key, t) {
-  return ask("v\n" + key + "\n" + t, lastValue.has(key) ? JSON.parse(lastValue.get(key)) : 0);
+// The property's own value at the time being evaluated, which most expressions read.
+var ownKey = null, ownTime = null, ownValue = null;
+function remember(kind, key, t, answer) {  // an answer: a value, or {problem: sentence}
+  if (answerCount > MAX_ANSWERS) { answers = new Map(); answerCount = 0; }
+  var entry = answer !== null && typeof answer === "object" && typeof answer.problem === "string"
+    ? {problem: answer.problem} : {value: answer};
+  table(answers, kind, key).set("" + t, entry);
+  answerCount++;
+  if (kind === "v" && entry.problem === undefined) lastValue.set(key, answer);
 }
-function hostKeys(key) { return ask("k\n" + key, []); }
-function hostRect(key, t) { return ask("r\n" + key + "\n" + t, {top: 0, left: 0, width: 0, height: 0}); }
+function hostValue(key, t) { return ask("v", key, t, lastValue.has(key) ? copy(lastValue.get(key)) : 0); }
+function hostKeys(key) { return ask("k", key, 0, []); }
+function hostRect(key, t) { return ask("r", key, t, {top: 0, left: 0, width: 0, height: 0}); }
 
 // -- errors ---------------------------------------------------------------------------------
 
@@ -73,7 +95,16 @@ function show(x) {
   return String(x);
 }
 
-function copy(v) { return v === null || typeof v !== "object" ? v : JSON.parse(JSON.stringify(v)); }
+// A value's own copy, so an expression that changes what it was given changes nothing kept.
+function copy(v) {
+  if (v === null || typeof v !== "object") return v;
+  if (Array.isArray(v)) {
+    var out = new Array(v.length);
+    for (var i = 0; i < v.length; i++) out[i] = typeof v[i] === "object" ? copy(v[i]) : v[i];
+    return out;
+  }
+  return JSON.parse(JSON.stringify(v));
+}
 
 // -- vectors --------------------------------------------------------------------------------
 
@@ -366,11 +397,16 @@ P.wiggle = function (freq, amp, octaves, ampMult, t) {
   octaves = Math.max(1, Math.min(10, Math.floor(plainNumber(+octaves, "wiggle's octaves"))));
   ampMult = plainNumber(+ampMult, "wiggle's amplitude multiplier");
   var base = this.ownValueAt(t), vector = isArray(base), dims = vector ? base.length : 1, out = [];
+  var seeds = wiggleSeeds.get(this);
+  if (seeds === undefined) wiggleSeeds.set(this, seeds = []);
   for (var d = 0; d < dims; d++) {
-    var sum = 0, weight = 1;
+    var sum = 0, weight = 1, scale = t * freq;
     for (var o = 0; o < octaves; o++) {
-      sum += noise1(seedOf(this.id + "|wiggle|" + d + "|" + o), t * freq * Math.pow(2, o)) * weight;
+      var n = d * 10 + o;
+      if (seeds[n] === undefined) seeds[n] = hash(this.id + "|wiggle|" + d + "|" + o);
+      sum += noise1(seeds[n], scale) * weight;
       weight *= ampMult;
+      scale *= 2;
     }
     out.push((vector ? base[d] : base) + sum * amp);
   }
@@ -618,22 +654,25 @@ function run(slot, t) {
     stack.pop();
     E = outer;
     if (outer !== null) global.time = outer.time;
-    sweep();
   }
   return checked(result, slot, t);
 }
 
 function checked(result, slot, t) {
-  if (result instanceof Number || result instanceof String || result instanceof Boolean) result = result.valueOf();
-  if (ArrayBuffer.isView(result)) result = Array.prototype.slice.call(result);
-  var bad = null;
-  if (typeof result === "number") { if (!isFinite(result)) bad = String(result); }
-  else if (Array.isArray(result)) {
-    result = result.map(function (x) { return x instanceof Number ? x.valueOf() : x; });
-    for (var i = 0; i < result.length && bad === null; i++)
-      if (typeof result[i] === "number" && !isFinite(result[i])) bad = show(result) + " (item " + (i + 1) + " is " + result[i] + ")";
+  var bad = null, type = typeof result;
+  if (type === "number") {
+    if (result - result !== 0) bad = String(result);  // NaN or an infinity
+  } else if (Array.isArray(result)) {
+    for (var i = 0; i < result.length && bad === null; i++) {
+      var x = result[i];
+      if (typeof x === "object" && x instanceof Number) result[i] = x = x.valueOf();
+      if (typeof x === "number" && x - x !== 0) bad = show(result) + " (item " + (i + 1) + " is " + x + ")";
+    }
+  } else if (type === "object" && result !== null) {
+    if (result instanceof Number || result instanceof String || result instanceof Boolean) result = result.valueOf();
+    else if (ArrayBuffer.isView(result)) return checked(Array.prototype.slice.call(result), slot, t);
   } else if (result === undefined) bad = "no value (undefined): its last statement must be the value";
-  else if (typeof result === "function") bad = "a function, not a value";
+  else if (type === "function") bad = "a function, not a value";
   if (bad !== null) throw annotated(fault("it gave " + bad), slot, t);
   return result;
 }
@@ -662,7 +701,9 @@ function place(error, slot) {
 }
 
 // What an evaluation can leave behind is a global made by assigning to an undeclared name;
-// the API's own globals are not enumerable, so whatever `for in` finds is such a one.
+// the API's own globals are not enumerable, so whatever `for in` finds is such a one. Swept
+// before each evaluation the sandbox asks for (not after each nested one: within one, the
+// reads happen in the same order every time, so what they leave is the same every time).
 function sweep() {
   for (var name in global) delete global[name];
 }
@@ -680,8 +721,12 @@ function compile(slot, source) {
   // a function expression to `return (...)`: leave those to eval.
   var fast = null;
   if (!/^\s*(\{|function\b|class\b)/.test(trimmed)) {
+    // Without `with` when the layer's own names are not used: names then resolve to the
+    // globals directly, which is much quicker in QuickJS.
+    var scoped = SCOPE_NAMES.test(trimmed);
     try {
-      fast = new Function("__layer", "with (__layer) { return (\n" + trimmed + "\n) }");
+      fast = new Function("__layer", (scoped ? "with (__layer) " : "") + "{ return (\n" +
+                          trimmed + "\n) }");
     } catch (ignored) {
       fast = null;
     }
@@ -708,6 +753,8 @@ function compile(slot, source) {
   slot.lineOffset = 0;
   slot.run = function evalRunner() { return evalIn(scope, source); };
 }
+
+var SCOPE_NAMES = /\b(anchorPoint|position|scale|rotation|opacity|marker|text|parent|effect|mask|sourceRectAtTime)\b/;
 
 // The scope an expression runs in: the layer's own names (position, effect(), ...), then the
 // globals. A null prototype, so nothing of Object.prototype shadows a global.
@@ -739,6 +786,7 @@ function load(sceneJson) {
   scene = {comps: {}};
   slots = {};
   answers = new Map();
+  answerCount = 0;
   lastValue = new Map();
   data.comps.forEach(function (compData) { scene.comps[compData.id] = new Comp(compData); });
   var problems = [];
@@ -772,61 +820,74 @@ function report(error) {
                          kind: kind, message: String(error.message)});
 }
 
-// Answers to questions (a JSON object of question -> answer JSON), kept for the document.
-// Past MAX_ANSWERS they are dropped: asked again, they are answered again, the same.
+// Answers to questions: the JSON list [[kind, key, time, answer], ...], an answer being the
+// value or {problem: sentence}. Kept for the document; past MAX_ANSWERS they are dropped:
+// asked again, they are answered again, the same.
 var MAX_ANSWERS = 100000;
 function answer(json) {
-  var given = JSON.parse(json);
-  if (answers.size > MAX_ANSWERS) answers.clear();
-  Object.keys(given).forEach(function (question) {
-    answers.set(question, given[question]);
-    if (question.charAt(0) === "v" && given[question].charAt(0) !== "!")
-      lastValue.set(question.split("\n")[1], given[question]);
-  });
+  JSON.parse(json).forEach(function (item) { remember(item[0], item[1], item[2], item[3]); });
 }
 
-// One run of the expression on property `key` at time `t`: "v" and the result's JSON, "e" and
-// the report of the error it raised, or "?" and the JSON list of the questions it met with no
-// answer (then its result or error does not count). The bounds' own errors (time, memory,
-// stack) pass through as they are, for the sandbox to name, unless the run had questions:
-// `pending` says which, after any run. `ownJson`: the property's own value at t, when the
-// sandbox gives it with the call (most expressions read it: one run instead of two).
-function evaluate(key, t, ownJson) {
+// Runs of the expression on property `key` at each of `times` (JSON), with the property's own
+// value at each (JSON, in the same order: most expressions read it). Returns the JSON
+// {results: [["v", value] | ["e", report] | ["?"], ...], asked: [[kind, key, time], ...]}:
+// "?" for a run that met a question with no answer (its result does not count; `asked` lists
+// the questions). A batch stops after BATCH_MS, and the rest of its results are left out, so
+// each call stays far within the time limit; the sandbox asks again for the rest. The
+// bounds' own errors (time, memory, stack) pass through as they are, unless the run had
+// questions; `running` then says which run it was and what it had asked.
+var BATCH_MS = 50;
+var clockNow = RealDate.now;  // the API's own, for BATCH_MS only: no result depends on it
+var current = -1;
+var missed = false;
+
+function evaluate(key, timesJson, ownsJson) {
   var slot = slots[key];
   if (slot === undefined) throw new Error("no expression on " + key);
-  if (ownJson !== undefined) {  // the property's own value at t, which most runs read
-    if (answers.size > MAX_ANSWERS) answers.clear();
-    answers.set("v\n" + key + "\n" + t, ownJson);
-    lastValue.set(key, ownJson);
+  var times = JSON.parse(timesJson), owns = JSON.parse(ownsJson), results = [];
+  var started = clockNow();
+  asked = [];
+  askedAlready = new Map();
+  for (var i = 0; i < times.length; i++) {
+    current = i;
+    ownKey = key;
+    ownTime = times[i];
+    ownValue = owns[i];
+    lastValue.set(key, owns[i]);
+    results.push(once(slot, times[i]));
+    if (clockNow() - started > BATCH_MS) break;
   }
+  current = -1;
+  return JSON.stringify({results: results, asked: asked});
+}
+
+function once(slot, t) {
   stack = [];
   E = null;
-  asked = new Set();
+  missed = false;
   sweep();
   var outcome;
   try {
-    outcome = "v" + asJson(run(slot, t));
+    outcome = ["v", run(slot, t)];
   } catch (error) {
     var bound = isBound(error);
-    if (bound && asked.size === 0) throw error;
-    outcome = bound ? null : "e" + report(error);
+    if (bound && !missed) throw error;
+    outcome = bound ? ["?"] : ["e", JSON.parse(report(error))];
   }
-  return asked.size ? "?" + pending() : outcome;
+  return missed ? ["?"] : outcome;
 }
+
 // The bounds' errors: out of memory, interrupted (the time limit), too deep. QuickJS throws
 // null where it runs out of memory making the error itself.
 function isBound(error) {
   return error === null || error instanceof InternalError ||
     (error instanceof RangeError && /stack/.test(error.message));
 }
-function pending() { return asked.size ? JSON.stringify(Array.from(asked)) : "[]"; }
 
-// A result as JSON; numbers and lists of numbers (most results) the quick way.
-function asJson(result) {
-  if (typeof result === "number") return String(result);
-  if (Array.isArray(result) && result.every(function (x) { return typeof x === "number"; }))
-    return "[" + result.join(",") + "]";
-  return JSON.stringify(result);
+// After a bound stopped `evaluate`: the run it stopped, and whether that run had questions
+// (then it counts only once they are answered): {index, asked}.
+function running() {
+  return JSON.stringify({index: current, asked: missed ? asked : []});
 }
 
 // -- the globals ----------------------------------------------------------------------------
@@ -874,7 +935,7 @@ var api = {add: add, sub: sub, mul: mul, div: div, clamp: clamp, dot: dot, cross
   $bm_mod: function (a, b) { return zip(a, b, function (x, y) { return x % y; }); },
   $bm_neg: function (a) { return mul(a, -1); },
   $bm_isInstanceOfArray: isArray,
-  __load: load, __evaluate: evaluate, __answer: answer, __pending: pending};
+  __load: load, __evaluate: evaluate, __answer: answer, __running: running};
 api.sum = api.$bm_sum;
 Object.keys(api).forEach(function (name) { expose(name, api[name]); });
 expose("time", 0, true);

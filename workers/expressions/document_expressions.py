@@ -28,6 +28,7 @@ from protocol.model.effects import EFFECTS
 from protocol.model.expressions import expression_path
 from protocol.model.keyframes import Driven, is_animated, value_at
 from protocol.model.layers import content_box
+from protocol.model.numbers import MAX_NUMBER
 from protocol.model.property_paths import PropertyRef, canonical_path, paths_of, resolve
 from protocol.model.values import check_value, describe
 from workers.expressions.sandbox import Fault, LimitExceeded, current_sandbox
@@ -37,6 +38,8 @@ from workers.expressions.sandbox import Fault, LimitExceeded, current_sandbox
 MAX_KEPT_RESULTS = 200_000
 # Kinds whose values are [x, y]: an After Effects expression may give [x, y, z].
 PLANAR_KINDS = ("vec2", "size", "sizeOrNull")
+# Kinds any number (or pair of numbers) is a value of: kind -> how many numbers (0: one alone).
+PLAIN_KINDS = {"number": 0, "vec2": 2}
 
 
 class ExpressionError(ValueError):
@@ -70,31 +73,41 @@ class DocumentExpressions:
 
     def value(self, key: str, time: float):
         """The result of the expression on property `key` at `time`, as its value kind."""
-        time = float(time)
-        kept = self._kept.get((key, time))
-        if kept is not None:
-            return kept
-        if key in self._active:
-            # Asked again from inside its own evaluation (a text's sourceRectAtTime reading
-            # the text): its own value, as the expression itself reads it.
-            return value_at(self._ref(key).value, time)
+        return self.values(key, [time])[0]
+
+    def values(self, key: str, times) -> list:
+        """The results at each of `times`: the ones not kept yet evaluated in one batch."""
+        times = [float(time) for time in times]
+        missing = sorted({time for time in times if (key, time) not in self._kept})
+        if missing:
+            if key in self._active:
+                # Asked again from inside its own evaluation (a text's sourceRectAtTime
+                # reading the text): its own value, as the expression itself reads it.
+                return [value_at(self._ref(key).value, time) for time in times]
+            self._evaluate(key, missing)
+        return [self._kept[(key, time)] for time in times]
+
+    def _evaluate(self, key: str, times: list[float]) -> None:
+        stored = self._ref(key).value
         self._active.add(key)
         try:
-            result = self._sandbox.evaluate(self, key, time, self._own(key, time))
+            results = self._sandbox.evaluate(self, key, times,
+                                             [value_at(stored, time) for time in times])
         except Fault as fault:
-            raise ExpressionError(self._failed(fault, key, time)) from None
+            raise ExpressionError(self._failed(fault, key, fault.time)) from None
         except LimitExceeded as limit:
-            raise ExpressionError(self._sentence(key, time, limit.what())) from None
+            raise ExpressionError(self._sentence(key, limit.time, limit.what())) from None
         finally:
             self._active.discard(key)
-        value = self._checked(key, time, result)
-        if len(self._kept) >= MAX_KEPT_RESULTS:
+        if len(self._kept) + len(times) > MAX_KEPT_RESULTS:
             self._kept.clear()
-        self._kept[(key, time)] = value
-        return value
+        for time, result in zip(times, results):
+            self._kept[(key, time)] = self._checked(key, time, result)
 
     def _checked(self, key: str, time: float, result):
         kind = self._ref(key).kind
+        if kind in PLAIN_KINDS and _plain(result, PLAIN_KINDS[kind]):
+            return result  # the common case, without check_value's general walk
         if kind in PLANAR_KINDS and isinstance(result, list) and len(result) == 3:
             result = result[:2]
         if kind == "string" and isinstance(result, (int, float)) and \
@@ -135,28 +148,20 @@ class DocumentExpressions:
 
     # -- what the sandbox asks (api.js's questions) -------------------------------------
 
-    def answer(self, question: str) -> str:
-        kind, key, *rest = question.split("\n")
-        try:
-            if kind == "v":
-                return self._own(key, float(rest[0]))
-            if kind == "k":
-                stored = self._ref(key).value
-                keys = stored["keys"] if is_animated(stored) else []
-                return json.dumps([[k["time"], k["value"]] for k in keys])
-            if kind == "r":
-                return json.dumps(self._rect(key, float(rest[0])))
-        except ExpressionError as error:  # another expression, met on the way (a text's box)
-            return "!" + str(error)
-        raise ValueError(f"api.js asked {question!r}, which no host answers")
-
-    def _own(self, key: str, time: float) -> str:
-        """A property's own value at `time` (before its expression), as JSON."""
-        return json.dumps(value_at(self._ref(key).value, time))
+    def answer(self, kind: str, key: str, time: float):
+        if kind == "v":  # a property's own value at `time` (before its expression)
+            return value_at(self._ref(key).value, time)
+        if kind == "k":
+            stored = self._ref(key).value
+            return [[k["time"], k["value"]] for k in stored["keys"]] if is_animated(stored) \
+                else []
+        if kind == "r":
+            return self._rect(key, time)
+        raise ValueError(f"api.js asked {kind!r} of {key}, which no host answers")
 
     def _rect(self, layer_key: str, time: float) -> dict:
         if self._content_rect is None:
-            raise ExpressionError("sourceRectAtTime is not available here")
+            raise ValueError("sourceRectAtTime is not available here")
         comp_id, layer_id = layer_key.split("/", 1)
         comp = next(c for c in self.document["comps"] if c["id"] == comp_id)
         layer = next(item for item in comp["layers"] if item["id"] == layer_id)
@@ -194,8 +199,9 @@ class DocumentExpressions:
                         self._places[key] = (comp, original, path)
                         self._refs[key] = resolve(original, path)
                         target = resolve(layer, path)
-                        target.container[target.key] = Driven(self._refs[key].value,
-                                                              partial(self.value, key))
+                        target.container[target.key] = Driven(
+                            self._refs[key].value, partial(self.value, key),
+                            partial(self.values, key))
                 layers.append(layer)
             comp["layers"] = layers
             comps.append(comp)
@@ -238,6 +244,15 @@ def _canonical(layer: dict, path: str) -> str:
 def _markers(owner: dict) -> list:
     return [{"name": m["name"], "time": m["time"], "duration": m.get("duration", 0)}
             for m in owner.get("markers", [])]
+
+
+def _plain(result, count: int) -> bool:
+    """Whether `result` is `count` plain numbers (0: one number) within the document's range;
+    api.js has already refused NaN and the infinities."""
+    if count == 0:
+        return type(result) in (int, float) and -MAX_NUMBER <= result <= MAX_NUMBER
+    return type(result) is list and len(result) == count and all(
+        type(x) in (int, float) and -MAX_NUMBER <= x <= MAX_NUMBER for x in result)
 
 
 def _as_text(number: float) -> str:

@@ -3,14 +3,16 @@ package), with After Effects' API (api.js), and no host function at all.
 
     sandbox = current_sandbox()                  # this thread's, made on first use
     faults = sandbox.load(host)                  # host.scene's expressions, compiled
-    sandbox.evaluate(host, key, time) -> value   # or raises Fault / LimitExceeded
+    sandbox.evaluate(host, key, times, owns) -> values   # or raises Fault / LimitExceeded
 
 What an expression can reach: JavaScript's own built-ins (frozen) and the API. No file, no
 network, no clock (`Date.now`, `new Date()` and `performance` are gone), no entropy
 (`Math.random` and `random()` are seeded by the layer, the property and the time), no timers,
 no module loader: QuickJS without its `std` and `os` modules has none of these to give. What
 it needs of the document it asks as questions (api.js, at the top), which `host.answer`
-answers here between runs: the engine never calls into Python.
+answers here between runs: the engine never calls into Python. An expression is evaluated
+for many times in one call (a window of a chunk's frames), so a frame of a hundred expressions
+costs a hundred runs in QuickJS but only a few crossings into it.
 
 Bounds, per context: MEMORY_LIMIT for everything the expressions allocate, TIME_LIMIT of CPU
 for each run (QuickJS's interrupt handler stops the loop it is in), STACK_LIMIT for recursion.
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Protocol
 
@@ -53,11 +55,12 @@ MAX_RUNS = 64
 
 class Host(Protocol):
     """A document's scene (JSON: comps, layers, paths, expressions, as api.js's __load reads
-    it), and the answer to one of api.js's questions (JSON, or "!" and a sentence)."""
+    it), and the answer to one of api.js's questions (a value JSON can hold; a ValueError
+    whose message is a sentence when there is none)."""
 
     scene: str
 
-    def answer(self, question: str) -> str: ...
+    def answer(self, kind: str, key: str, time: float) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -86,11 +89,12 @@ class Fault(Exception):
 
 
 class LimitExceeded(Exception):
-    """An evaluation was stopped by a bound; `bound` is "time", "memory" or "stack"."""
+    """An evaluation was stopped by a bound (`bound`: "time", "memory" or "stack") at `time`."""
 
-    def __init__(self, bound: str) -> None:
+    def __init__(self, bound: str, time: float) -> None:
         super().__init__(bound)
         self.bound = bound
+        self.time = time
 
     def what(self) -> str:
         if self.bound == "time":
@@ -115,28 +119,53 @@ class Sandbox:
         self._loaded = host
         return [Fault.from_report(report) for report in json.loads(problems)]
 
-    def evaluate(self, host: Host, key: str, time: float, own: str) -> Any:
-        """The value the expression on property `key` gives at `time` (decoded from JSON).
-        `own`: the property's own value at `time`, as JSON (given with the first run)."""
+    def evaluate(self, host: Host, key: str, times: list[float], owns: list) -> list:
+        """What the expression on property `key` gives at each of `times` (decoded from
+        JSON); `owns`: the property's own value at each. A Fault or LimitExceeded for the
+        first time (in order) whose evaluation fails."""
         if self._loaded is not host:  # another document's were loaded on this thread since
             self.load(host)
-        for run in range(MAX_RUNS):
-            answer = self._run(key, float(time), own if run == 0 else None)
-            if answer[0] == "e":
-                raise Fault.from_report(answer[1:])
-            if answer[0] == "v":
-                return json.loads(answer[1:])
-            questions = json.loads(answer[1:])
-            self._calls["__answer"](json.dumps({q: host.answer(q) for q in questions}))
-        raise Fault(key, time, None, None, "", f"it asked for values at too many times "
-                    f"({MAX_RUNS} rounds of questions); read fewer times per frame")
+        times = [float(time) for time in times]
+        results: dict[int, Any] = {}
+        waiting = list(range(len(times)))  # indexes still to evaluate
+        for _ in range(MAX_RUNS):
+            outcomes, asked = self._run(key, [times[i] for i in waiting],
+                                        [owns[i] for i in waiting])
+            if asked:
+                self._calls["__answer"](json.dumps(
+                    [[kind, on, at, _answer(host, kind, on, at)] for kind, on, at in asked]))
+            still = []
+            for index, outcome in zip(waiting, outcomes):
+                if outcome[0] == "v":
+                    results[index] = outcome[1]
+                elif outcome[0] == "e":
+                    fault = Fault.from_report(outcome[1])
+                    results[index] = replace(fault, time=times[index]) \
+                        if fault.time is None else fault
+                else:
+                    still.append(index)
+            still += waiting[len(outcomes):]  # the batch stopped early: asked again
+            waiting = still
+            if not waiting:
+                break
+        else:
+            results[waiting[0]] = Fault(
+                key, times[waiting[0]], None, None, "", f"it asked for values at too many "
+                f"times ({MAX_RUNS} rounds of questions); read fewer times per frame")
+        values = [results[index] for index in range(len(times))]
+        for value in values:
+            if isinstance(value, Fault):
+                raise value
+        return values
 
-    def _run(self, key: str, time: float, own: str | None) -> str:
+    def _run(self, key: str, times: list[float], owns: list) -> tuple[list, list]:
+        """One call of api.js's evaluate: (the outcomes, in order, perhaps fewer than the
+        times; the questions met)."""
         self._ready()
         try:
-            if own is None:
-                return self._calls["__evaluate"](key, time)
-            return self._calls["__evaluate"](key, time, own)
+            answer = json.loads(self._calls["__evaluate"](key, json.dumps(times),
+                                                          json.dumps(owns)))
+            return answer["results"], answer["asked"]
         except _quickjs.StackOverflow:
             bound = "stack"
         except _quickjs.JSException as error:
@@ -150,13 +179,14 @@ class Sandbox:
                 bound = "stack"
             else:
                 raise
-        # A run stopped while it still had questions may have been lost in a stand-in's
-        # loop: it counts only once everything it asked is answered.
-        pending = self._calls["__pending"]()
-        if pending != "[]":
-            return "?" + pending
+        stopped = json.loads(self._calls["__running"]())
+        done = [["?"]] * max(0, stopped["index"])  # finished runs, discarded: asked again
+        if stopped["asked"]:
+            # A run stopped while it still had questions may have been lost in a stand-in's
+            # loop: it counts only once everything it asked is answered.
+            return done + [["?"]], stopped["asked"]
         self._context = None  # made again, with the same document, on next use
-        raise LimitExceeded(bound)
+        raise LimitExceeded(bound, times[max(0, stopped["index"])])
 
     def _ready(self) -> None:
         if self._context is not None:
@@ -168,9 +198,19 @@ class Sandbox:
         context.set_time_limit(TIME_LIMIT)
         self._context = context
         self._calls = {name: context.get(name)
-                       for name in ("__load", "__evaluate", "__answer", "__pending")}
+                       for name in ("__load", "__evaluate", "__answer", "__running")}
         if self._loaded is not None:
             self._calls["__load"](self._loaded.scene)
+
+
+def _answer(host: Host, kind: str, key: str, time: float):
+    """A host's answer as api.js takes it: the value, or {problem: sentence} for the
+    ValueError the host raised (another expression failing on the way, a layer with no
+    box): the expression that asked raises it as its own error."""
+    try:
+        return host.answer(kind, key, time)
+    except ValueError as error:
+        return {"problem": str(error)}
 
 
 _local = threading.local()
