@@ -1,9 +1,14 @@
 """The tasks that read expressions for the supervisor, which must never run or parse one
-itself: `expression_check` (an expression tried on a property of the snapshot, at a few times
-of its layer) on the preview worker.
+itself, both on the preview worker:
 
-Both answer with sentences, never a traceback: a broken expression is an answer (`ok` false and
-the error), not a failed task.
+- `expression_check`: an expression tried on a property of the snapshot, at a few times of
+  its layer;
+- `lottie_bake`: a Lottie file read, parsed and its expressions baked into keys
+  (workers/expressions/lottie_bake.py), returned as the bytes of a self-contained JSON
+  animation for the supervisor to write.
+
+Both answer with sentences, never a traceback: a broken expression is an answer (`ok` false, or
+named in `failed`), not a failed task.
 """
 
 from __future__ import annotations
@@ -12,9 +17,12 @@ import copy
 
 from protocol.model.expressions import set_expression
 from protocol.model.keyframes import frame_count
+from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.lottie_files import LottieError, read_animation, self_contained
 from workers.compositor.layer_boxes import content_rect
 from workers.expressions.document_expressions import (DocumentExpressions, ExpressionError,
                                                       property_key)
+from workers.expressions.lottie_bake import bake
 from workers.snapshots import document_for
 from workers.tasks import TaskError, task
 
@@ -71,3 +79,25 @@ def check_times(comp: dict, layer: dict) -> list[float]:
     frames = sorted({round(first + (end - first) * step / (CHECK_TIMES - 1))
                      for step in range(CHECK_TIMES)})
     return [frame / rate for frame in frames]
+
+
+@task("lottie_bake")
+def lottie_bake(job):
+    """Payload: path (a Lottie .json or .lottie file). Result: {data (the baked animation,
+    JSON bytes naming no other file), expressions, baked, failed: [sentence, ...]}."""
+    path = job.payload["path"]
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_VECTOR_FOOTAGE_BYTES + 1)
+    except OSError as error:
+        raise TaskError(f"cannot read {path}: {error.strerror or error}") from None
+    if len(data) > MAX_VECTOR_FOOTAGE_BYTES:
+        raise TaskError(f"{path} is over the {MAX_VECTOR_FOOTAGE_BYTES >> 20} MiB a Lottie "
+                        "file may be")
+    try:
+        animation, files = read_animation(data)
+    except LottieError as error:
+        raise TaskError(f"{path} is not {error}") from None
+    baked, report = bake(animation)
+    contained, _ = self_contained(baked, files)
+    return {"data": contained, **report}

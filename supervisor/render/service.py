@@ -31,6 +31,7 @@ from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
 from supervisor.render.template_previews import preview_template
 from supervisor.render.expression_checks import check_expression
+from supervisor.render.lottie_bakes import bake_lottie
 
 log = logging.getLogger("rendervisor.render")
 
@@ -199,6 +200,9 @@ class RenderService:
 
     def check_expression(self, engine, params: dict, work: Work | None) -> dict:
         return check_expression(self, engine, params, work)
+
+    def bake_lottie(self, engine, params: dict, work: Work | None) -> dict:
+        return bake_lottie(self, engine, params, work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
                   work: Work | None) -> dict:

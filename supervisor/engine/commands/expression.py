@@ -1,5 +1,7 @@
 """Expression commands: prop.setExpression (an edit: the text is stored, never run or parsed
-here) and expression.check (tried on the preview worker: supervisor/render/expression_checks.py).
+here), expression.check (tried on the preview worker: supervisor/render/expression_checks.py)
+and lottie.bake (a Lottie file's expressions baked into keys on the preview worker:
+supervisor/render/lottie_bakes.py).
 
 What the language is and what it can reach: docs/expressions.md.
 """
@@ -9,7 +11,8 @@ from __future__ import annotations
 from protocol.model.expressions import set_expression
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.prop import PATH
-from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
+from supervisor.engine.commands.registry import (COMP_REF, FOOTAGE_REF, LAYER_REF, OUTPUT_PATH,
+                                                 command, formatted)
 from supervisor.engine.commands.render import render_command
 from supervisor.errors import CommandError
 
@@ -47,3 +50,17 @@ render_command(
      "expression": {"type": "string", "description": "the expression to try (default: the "
                     "one the property has)"}},
     required=("comp", "layer", "path"), method="check_expression")
+
+
+render_command(
+    "lottie.bake", "Bake a Lottie file's expressions",
+    "Evaluate the After Effects expressions of a Lottie footage item's file at each of its "
+    "frames (on the preview worker) and write them as keys into a new file beside it "
+    "(NAME_baked.json, or output), then point the footage at it (one undo step), so its layers "
+    "play the expressions' motion, which the Lottie player does not run. Expressions that "
+    "fail keep their keys and are listed in failed. Returns {footage, output, expressions, "
+    "baked, failed?}.",
+    {"footage": FOOTAGE_REF,
+     "output": formatted(OUTPUT_PATH, "the baked .json to write (default: beside the file, "
+                                      "NAME_baked.json)")},
+    required=("footage",), method="bake_lottie")
