@@ -23,6 +23,9 @@
 "use strict";
 
 var global = globalThis;
+// Math's functions the hot paths call, held here: a global's property looked up each call
+// costs QuickJS more than the arithmetic.
+var imul = Math.imul, floor = Math.floor;
 var RealDate = Date;
 var scene = {comps: {}};
 var slots = {};       // property key -> {key, layer, prop, run, runnerName, lineOffset}
@@ -47,7 +50,8 @@ function table(store, kind, key) {
 // Times are kept by their text: QuickJS's Map hashes number keys poorly (a Map of a few
 // thousand times costs tens of microseconds a look-up), and strings well.
 function ask(kind, key, t, standIn) {
-  if (kind === "v" && t === ownTime && key === ownKey) return copy(ownValue);
+  // Its own value now is given afresh for each evaluation, so it is handed over as it is.
+  if (kind === "v" && t === ownTime && key === ownKey) return ownValue;
   var found = table(answers, kind, key).get("" + t);
   if (found === undefined) {
     missed = true;
@@ -258,13 +262,13 @@ function seedOf(text) {
   return seed;
 }
 function mix(seed, i) {
-  var h = Math.imul(seed ^ Math.imul(i | 0, 0x9E3779B1), 0x85ebca6b);
-  h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16;
+  var h = imul(seed ^ imul(i | 0, -1640531535), -2048144789);  // 0x9E3779B1, 0x85EBCA6B
+  h ^= h >>> 13; h = imul(h, -1028477387); h ^= h >>> 16;       // 0xC2B2AE35
   return (h >>> 0) / 4294967296 * 2 - 1;
 }
 function noise1(seed, x) {
   x += (seed >>> 22) + (seed & 0x3ff) / 1024 + 0.5;
-  var i = Math.floor(x), f = x - i;
+  var i = floor(x), f = x - i;
   var a = mix(seed, i) * f, b = mix(seed, i + 1) * (f - 1);
   var fade = f * f * f * (f * (f * 6 - 15) + 10);
   return 2 * (a + (b - a) * fade);
