@@ -7,12 +7,10 @@ went wrong, one sentence naming the line and column.
 
 from __future__ import annotations
 
-from protocol.cancel import Cancelled
 from protocol.model.expressions import check_source, expression_path
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.errors import CommandError
-from supervisor.render.snapshot_jobs import run_with_snapshot
-from supervisor.runtime.pool import DEADLINE, JobFailed
+from supervisor.render.preview_tasks import on_preview_worker
 from supervisor.work import Work
 
 
@@ -33,23 +31,10 @@ def check_expression(service, engine, params: dict, work: Work | None) -> dict:
             check_source(given)
     except ValueError as error:
         raise CommandError(f"{error}.") from None
-    cancel = work.cancel if work is not None else None
-    worker = service.pool.acquire("preview", cancel)
-    try:
-        result = run_with_snapshot(service.pool, worker, "expression_check",
-                                   {"comp": comp["id"], "layer": layer["id"], "path": path,
-                                    "expression": given},
-                                   snapshot_id, document, cancel=cancel)
-    except JobFailed as error:
-        if cancel is not None and cancel.cancelled:
-            raise Cancelled(cancel.reason) from None
-        if error.reason == DEADLINE:
-            raise CommandError(f"Trying the expression on {path} of layer {layer['name']!r} "
-                               f"took longer than the {service.pool.preview_deadline:g} s "
-                               "preview deadline, so the preview worker was stopped and "
-                               "replaced; simplify the expression.") from None
-        raise CommandError(f"The expression on {path} of layer {layer['name']!r} could not be "
-                           f"tried: {error}.") from None
-    finally:
-        service.pool.release(worker)
+    result = on_preview_worker(
+        service.pool, "expression_check",
+        {"comp": comp["id"], "layer": layer["id"], "path": path, "expression": given},
+        work.cancel if work is not None else None, snapshot=(snapshot_id, document),
+        doing=f"Trying the expression on {path} of layer {layer['name']!r}",
+        advice="simplify the expression")
     return {"path": path, **result}

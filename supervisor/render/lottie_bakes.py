@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import os
 
-from protocol.cancel import Cancelled
 from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.registry import COMMANDS
 from supervisor.engine.project_file import ProjectFileError, write_atomically
 from supervisor.errors import CommandError
-from supervisor.runtime.pool import DEADLINE, JobFailed
+from supervisor.render.preview_tasks import on_preview_worker
 from supervisor.work import Work
 
 BAKED_SUFFIX = "_baked.json"
@@ -38,18 +37,10 @@ def bake_lottie(service, engine, params: dict, work: Work | None) -> dict:
                            "another output.")
     engine.check_path(source, "read")
     engine.check_path(output, "write")
-    cancel = work.cancel if work is not None else None
-    try:
-        result = service.pool.run("preview", "lottie_bake", {"path": source}, cancel=cancel)
-    except JobFailed as error:
-        if cancel is not None and cancel.cancelled:
-            raise Cancelled(cancel.reason) from None
-        if error.reason == DEADLINE:
-            raise CommandError(f"Baking {source} took longer than the "
-                               f"{service.pool.preview_deadline:g} s preview deadline, so the "
-                               "preview worker was stopped; shorten the animation or simplify "
-                               "its expressions.") from None
-        raise CommandError(f"{source} could not be baked: {error}.") from None
+    result = on_preview_worker(service.pool, "lottie_bake", {"path": source},
+                               work.cancel if work is not None else None,
+                               doing=f"Baking {source}",
+                               advice="shorten the animation or simplify its expressions")
     if not result["expressions"]:
         raise CommandError(f"{source} has no expressions to bake; it plays as it is.")
     if not result["baked"]:

@@ -512,14 +512,15 @@ L.property = function (path) {
   }
   return found;
 };
+// A layer's effect or mask by its id, its name, or its 1-based index.
+L.part = function (list, ref, what) {
+  for (var i = 0; i < list.length; i++) if (list[i].id === ref || list[i].name === ref) return list[i];
+  if (typeof ref === "number" && ref >= 1 && ref <= list.length && ref === floor(ref)) return list[ref - 1];
+  throw fault("layer " + JSON.stringify(this.data.name) + " has no " + what + " " + show(ref) +
+              (list.length ? "; it has " + list.map(function (e) { return JSON.stringify(e.name); }).join(", ") : ""));
+};
 L.effect = function (ref) {
-  var effects = this.data.effects, layer = this, fx = null;
-  for (var i = 0; i < effects.length && fx === null; i++)
-    if (effects[i].id === ref || effects[i].name === ref) fx = effects[i];
-  if (fx === null && typeof ref === "number" && ref >= 1 && ref <= effects.length) fx = effects[ref - 1];
-  if (fx === null)
-    throw fault("layer " + JSON.stringify(this.data.name) + " has no effect " + show(ref) +
-                (effects.length ? "; it has " + effects.map(function (e) { return e.name; }).join(", ") : ""));
+  var layer = this, fx = this.part(this.data.effects, ref, "effect");
   function param(which) {
     var name = typeof which === "number" ? fx.params[which - 1] : which;
     if (fx.params.indexOf(name) < 0)
@@ -530,12 +531,7 @@ L.effect = function (ref) {
   return param;
 };
 L.mask = function (ref) {
-  var masks = this.data.masks, layer = this, found = null;
-  for (var i = 0; i < masks.length && found === null; i++)
-    if (masks[i].id === ref || masks[i].name === ref) found = masks[i];
-  if (found === null && typeof ref === "number" && ref >= 1 && ref <= masks.length) found = masks[ref - 1];
-  if (found === null) throw fault("layer " + JSON.stringify(this.data.name) + " has no mask " + show(ref));
-  var mask = {};
+  var layer = this, found = this.part(this.data.masks, ref, "mask"), mask = {};
   [["maskPath", "path"], ["maskFeather", "feather"], ["maskOpacity", "opacity"], ["maskExpansion", "expansion"]]
     .forEach(function (pair) {
       Object.defineProperty(mask, pair[0], {get: function () {
