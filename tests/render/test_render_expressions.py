@@ -150,3 +150,18 @@ def test_a_template_param_drives_an_expression(session, tmp_path):
 
     assert cyan_at(square, 32 - 13, 18) and not cyan_at(turned, 32 - 13, 18 - 13)
     assert cyan_at(turned, 32, 1) and not cyan_at(square, 32, 1)
+
+
+def test_a_time_remap_expression_that_fails_fails_its_item_with_the_sentence(session, tmp_path):
+    engine = session.engine
+    engine.run("comp.new", {"name": "Inner", "width": 64, "height": 36, "duration": 1})
+    engine.run("layer.add", {"comp": "Main", "type": "precomp", "source": "Inner",
+                             "name": "Nested"})
+    engine.run("prop.set", {"comp": "Main", "layer": "Nested", "path": "timeRemap", "value": 0})
+    set_expression(session, "Nested", "timeRemap", "time * undefinedSpeed")
+    engine.run("renderQueue.add", {"comp": "Main", "format": "png",
+                                   "output": str(tmp_path / "f_[##].png")})
+    report = engine.run("renderQueue.render", {})
+    assert report["failed"] == 1
+    assert "The expression on timeRemap of layer 'Nested' in comp 'Main' failed at 0 s " \
+           "(frame 0): ReferenceError: undefinedSpeed is not defined" in report["items"][0]["error"]
