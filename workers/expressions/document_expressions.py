@@ -94,7 +94,7 @@ class DocumentExpressions:
             results = self._sandbox.evaluate(self, key, times,
                                              [value_at(stored, time) for time in times])
         except Fault as fault:
-            raise ExpressionError(self._failed(fault, key, fault.time)) from None
+            raise ExpressionError(self._failed(fault, key)) from None
         except LimitExceeded as limit:
             raise ExpressionError(self._sentence(key, limit.time, limit.what())) from None
         finally:
@@ -127,23 +127,23 @@ class DocumentExpressions:
                 key, time, f"it gave {shown}, and {self._places[key][2]} needs "
                 f"{describe(kind)} ({error}){hint}")) from None
 
-    def _failed(self, fault: Fault, key: str, time: float) -> str:
+    def _failed(self, fault: Fault, key: str) -> str:
+        """The sentence for a fault met evaluating `key`: it names the expression that raised
+        it (another one, which `key`'s read, when that is where it was)."""
         where = fault.slot if fault.slot in self._places else key
-        at = fault.time if fault.time is not None else time
-        sentence = self._sentence(where, at, fault.what())
+        reader = ""
         if where != key:
-            comp, layer, path = self._places[key]
-            sentence = sentence[:-1] + (f", read by the expression on {path} of layer "
-                                        f"{layer['name']!r}.")
-        return sentence
+            _, layer, path = self._places[key]
+            reader = f" (read by the expression on {path} of layer {layer['name']!r})"
+        return self._sentence(where, fault.time, fault.what(), reader)
 
-    def _sentence(self, key: str, time: float, what: str) -> str:
+    def _sentence(self, key: str, time: float, what: str, reader: str = "") -> str:
         comp, layer, path = self._places[key]
         frame = round(time * float(comp.get("frameRate", 30)), 3)
         frame_text = f"frame {int(frame)}" if frame == int(frame) else f"frame {frame:g}"
         return (f"The expression on {path} of layer {layer['name']!r} in comp "
-                f"{comp['name']!r} failed at {time:g} s ({frame_text}): {what}. Fix it with "
-                "prop.setExpression (expression.check tries it), or remove it with an "
+                f"{comp['name']!r}{reader} failed at {time:g} s ({frame_text}): {what}. Fix it "
+                "with prop.setExpression (expression.check tries it), or remove it with an "
                 "expression of null.")
 
     # -- what the sandbox asks (api.js's questions) -------------------------------------
