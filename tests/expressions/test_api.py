@@ -223,6 +223,15 @@ def test_wiggle_is_the_same_every_time_and_its_own_for_each_layer_and_dimension(
     thread.start()
     thread.join()
     assert results == [first]  # another sandbox, on another thread: the same values
+    # A binding made on one thread and evaluated on another (a Dask worker's threads share a
+    # plan) uses that thread's own sandbox, with the same results.
+    scene = bound(driven("A", {"transform.position": "wiggle(3, 50)"}))
+    elsewhere = []
+    thread = threading.Thread(target=lambda: elsewhere.append(
+        [scene.value("comp1/A/transform.position", t) for t in times]))
+    thread.start()
+    thread.join()
+    assert elsewhere == [first]
     other = samples("wiggle(3, 50)", times, layer="B")
     assert other != first
     assert [x for x, _ in first] != [y for _, y in first]

@@ -66,8 +66,9 @@ class DocumentExpressions:
         self._active: set[str] = set()
         self.document = self._driven_copy(document)
         self.scene = json.dumps(self._scene_of(document))
-        self._sandbox = current_sandbox()
-        self.compile_faults = self._sandbox.load(self)
+        # The sandbox is the evaluating thread's, asked for each time: a plan may be drawn
+        # from by another thread than the one that made it (a Dask worker's).
+        self.compile_faults = current_sandbox().load(self)
 
     # -- results --------------------------------------------------------------------------
 
@@ -91,8 +92,8 @@ class DocumentExpressions:
         stored = self._ref(key).value
         self._active.add(key)
         try:
-            results = self._sandbox.evaluate(self, key, times,
-                                             [value_at(stored, time) for time in times])
+            results = current_sandbox().evaluate(self, key, times,
+                                                 [value_at(stored, time) for time in times])
         except Fault as fault:
             raise ExpressionError(self._failed(fault, key)) from None
         except LimitExceeded as limit:
