@@ -51,6 +51,11 @@ an image sequence ("/shots/f_[####].png") on a video layer, Lottie on a lottie l
 sound file (WAV, MP3, ...) on an audio layer. Sound: audio.level in dB (keys fade it),
 audio.muted; audio_levels measures the mix, since a preview is silent.
 
+Expressions: prop.setExpression {{comp, layer, path, expression}} drives a property by After
+Effects' expression language (wiggle(2, 30), loopOut("cycle"), time * 90,
+thisComp.layer("Title").transform.position; vectors with add, sub, mul, div); try one with
+expression.check first: an error names its line and column.
+
 Templates: template.addParam {{name, comp, layer, path}} names a property; renderQueue.add
 {{params: {{name: value}}}} renders a version; template.preview draws one.
 
