@@ -153,7 +153,6 @@ class _Reader:
                                  "does not make; it was left out")
             entry["enabled"] = False
         elif isinstance(reference, otio.schema.ImageSequenceReference):
-            entry["media"] = _file_path(reference.target_url_base or "")
             self.warnings.append(f"clip {name!r} on track {track_name!r} is an image sequence; "
                                  "import its frames with footage.import and place them by hand")
             entry["enabled"] = False
