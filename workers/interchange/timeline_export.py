@@ -138,9 +138,9 @@ def _placed(doc: dict, comp: dict, form: TimelineFormat, graphics: dict[str, str
 def _left_out(doc: dict, comp: dict, run) -> list[str]:
     layers = {layer["id"]: layer for layer in comp["layers"]}
     return [f"layer {layers[layer_id]['name']!r} of comp {comp['name']!r} is not in the "
-            f"timeline: {why_graphics(doc, comp, layers[layer_id])}, which an editor's "
-            "timeline cannot hold; export with renderGraphics (--render-graphics) to place it "
-            "as a pre-rendered clip" for layer_id in run.layers]
+            f"timeline ({why_graphics(doc, comp, layers[layer_id])}); export with "
+            "renderGraphics (--render-graphics) to place it as a pre-rendered clip"
+            for layer_id in run.layers]
 
 
 def _packed(placed: list[Placed], rate: float, length: int) -> list[otio.schema.Track]:
