@@ -23,13 +23,17 @@ class TimelineFormat:
     # Holds one video track and no sound (a CMX 3600 EDL): the video tracks are flattened,
     # the topmost clip winning where they overlap.
     one_video_track: bool = False
+    # Holds a clip's speed (OpenTimelineIO's linear time warp); where it does not, a clip
+    # plays at 100% there, and the export says so.
+    speeds: bool = True
 
 
 TIMELINE_FORMATS: dict[str, TimelineFormat] = {f.name: f for f in (
     TimelineFormat("otio", ".otio", "otio_json", "OpenTimelineIO JSON: everything below"),
-    TimelineFormat("fcpxml", ".fcpxml", "fcpx_xml", "Final Cut Pro X XML (also DaVinci Resolve)"),
+    TimelineFormat("fcpxml", ".fcpxml", "fcpx_xml", "Final Cut Pro X XML (also DaVinci Resolve)",
+                   speeds=False),
     TimelineFormat("fcp7xml", ".xml", "fcp_xml",
-                   "Final Cut Pro 7 XML (also Premiere Pro and DaVinci Resolve)"),
+                   "Final Cut Pro 7 XML (also Premiere Pro and DaVinci Resolve)", speeds=False),
     TimelineFormat("edl", ".edl", "cmx_3600", "CMX 3600 EDL: one video track, no sound",
                    nests=False, one_video_track=True),
 )}

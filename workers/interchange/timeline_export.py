@@ -117,6 +117,12 @@ def _placed(doc: dict, comp: dict, form: TimelineFormat, graphics: dict[str, str
             else:
                 warnings.extend(_left_out(doc, comp, run))
             continue
+        speed = float(layer["content"].get("speed", 100))
+        if speed != 100 and not form.speeds:
+            warnings.append(f"layer {layer['name']!r} of comp {comp['name']!r} plays at "
+                            f"{speed:g}% speed, which OpenTimelineIO's {form.name} writer "
+                            "leaves out: an editor plays it at 100%; export OTIO or an EDL to "
+                            "keep the speed")
         if role == "nested":
             source = comps[layer["content"]["source"]]
             placed.append(Placed(otio.schema.TrackKind.Video, first, end,
