@@ -24,7 +24,10 @@ from protocol.model.keyframes import frame_count, is_animated, static_value
 from protocol.model.layers import content_box
 from protocol.model.transforms import layer_matrix, mapped_rect
 
-CLIP_TYPES = ("video", "image", "audio")
+# Footage kinds an editor's timeline cannot name as one media file: why, as a clause.
+EDITORS_CANNOT_READ = {"vector": "its footage is an SVG, which editors do not read",
+                       "sequence": "its footage is an image sequence, which a timeline names "
+                                   "frame by frame"}
 # How far (in comp pixels) a layer's picture may sit from the frame and still count as filling
 # it: an editor's "fit" puts footage within half a pixel of where rendervisor does.
 FILL_TOLERANCE = 0.5
@@ -54,6 +57,8 @@ def layer_role(doc: dict, comp: dict, layer: dict, nests: bool = True) -> str:
         return "clip"
     if layer["type"] not in ("video", "image", "precomp") or not _plain(doc, comp, layer):
         return "graphics"
+    if _footage_kind(doc, layer) in EDITORS_CANNOT_READ:
+        return "graphics"
     if layer["type"] == "precomp":
         return "nested" if nests else "graphics"
     return "clip"
@@ -63,6 +68,9 @@ def why_graphics(doc: dict, comp: dict, layer: dict) -> str:
     """Why a graphics layer is not a clip, as a clause: "a text layer", "it has effects"."""
     if layer["type"] not in ("video", "image", "precomp"):
         return f"it is a {layer['type']} layer"
+    kind = _footage_kind(doc, layer)
+    if kind in EDITORS_CANNOT_READ:
+        return EDITORS_CANNOT_READ[kind]
     return next((reason for reason, holds in _plainness(doc, comp, layer) if not holds),
                 "the format holds no nested timeline")
 
@@ -107,6 +115,11 @@ def nested_comps(doc: dict, comp: dict, nests: bool = True) -> list[dict]:
 
     visit(comp)
     return found
+
+
+def _footage_kind(doc: dict, layer: dict) -> str | None:
+    footage_id = layer["content"].get("footage")
+    return next((item["kind"] for item in doc["footage"] if item["id"] == footage_id), None)
 
 
 def _plain(doc: dict, comp: dict, layer: dict) -> bool:

@@ -68,7 +68,13 @@ def lottie_export(service, engine, params: dict, work: Work | None) -> dict:
 def timeline_import(service, engine, params: dict, work: Work | None) -> dict:
     path = _absolute(params["path"], "timeline.import")
     engine.check_path(path, "read")
-    summary = _job(service, work, "timeline_import", {"path": path})
+    payload = {"path": path}
+    if params.get("frameRate") is not None:
+        if params["frameRate"] <= 0:
+            raise CommandError(f"timeline.import: frameRate must be above 0, got "
+                               f"{params['frameRate']}.")
+        payload["frameRate"] = params["frameRate"]
+    summary = _job(service, work, "timeline_import", payload)
     try:
         check_summary(summary)
     except SummaryError as error:

@@ -6,6 +6,7 @@ OpenTimelineIO itself."""
 import opentimelineio as otio
 import pytest
 
+from supervisor.errors import CommandError
 from tests.helpers.interchange_projects import RATE, cut, layer_timing, markers, media
 from tests.helpers.render_sessions import render_session
 
@@ -180,3 +181,30 @@ def test_what_the_adapters_write_opentimelineio_reads_back(session, files, tmp_p
               round(clip.source_range.start_time.to_seconds(), 6)) for track in video
              for clip in track.find_clips()}
     assert {("ShotA", 0, 0.0), ("ShotB", 36, 0.5), ("Insert", 48, 0.0)} <= clips
+
+
+def test_an_edl_imports_at_the_frame_rate_given_for_it(session, files, tmp_path):
+    engine = fresh(session)
+    engine.run("comp.new", {"name": "PAL", "width": 64, "height": 36, "frameRate": 25,
+                            "duration": 2})
+    engine.run("layer.add", {"comp": "PAL", "type": "video", "path": files["b"],
+                             "name": "Shot"})
+    engine.run("layer.set", {"comp": "PAL", "layer": "Shot", "startTime": -0.4,
+                             "outPoint": 1.2})
+    path = str(tmp_path / "pal.edl")
+    engine.run("timeline.export", {"comp": "PAL", "path": path})
+    engine.run("timeline.import", {"path": path, "frameRate": 25, "name": "Back"})
+    shot = comp_named(engine, "Back")["layers"][0]
+    assert comp_named(engine, "Back")["frameRate"] == 25
+    assert (shot["inPoint"], shot["outPoint"], shot["startTime"]) == pytest.approx(
+        (0, 1.2, -0.4))
+
+
+def test_fcpx_xml_refuses_a_rate_final_cut_does_not_know(session, files, tmp_path):
+    engine = fresh(session)
+    engine.run("comp.new", {"name": "Odd", "width": 64, "height": 36, "frameRate": 12,
+                            "duration": 1})
+    with pytest.raises(CommandError, match=r"holds 23\.98, 24, 25, 29\.97, 30, 50, 59\.94, "
+                                           r"60 fps; comp 'Odd' runs at 12 fps"):
+        engine.run("timeline.export", {"comp": "Odd", "path": str(tmp_path / "odd.fcpxml")})
+    assert not (tmp_path / "odd.fcpxml").exists()

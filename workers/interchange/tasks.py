@@ -2,7 +2,7 @@
 
     timeline_export  {snapshot, document?, comp, path, format, graphics} -> {path, tracks,
                      clips, warnings}: the comp's timeline written to `path`
-    timeline_import  {path} -> the timeline's summary (protocol/model/timeline_summary.py)
+    timeline_import  {path, frameRate?} -> the timeline's summary (protocol/model/timeline_summary.py)
     lottie_export    {snapshot, document?, comp, path} -> {path, layers, warnings}
 
 The supervisor has checked every path against the session's roots before the job is sent.
@@ -34,7 +34,7 @@ def timeline_export(job):
 
 @task("timeline_import")
 def timeline_import(job):
-    return read_timeline(job.payload["path"])
+    return read_timeline(job.payload["path"], job.payload.get("frameRate"))
 
 
 @task("lottie_export")

@@ -14,6 +14,7 @@ Runs in a worker: OpenTimelineIO and its adapters never load in the supervisor.
 
 from __future__ import annotations
 
+import copy
 import os
 import pathlib
 from dataclasses import dataclass
@@ -24,11 +25,12 @@ import opentimelineio as otio
 from protocol.model.audio import SILENCE_DB, footage_sounds, layer_audio
 from protocol.model.keyframes import frame_count, is_animated, static_value
 from protocol.model.time_remap import source_time
-from protocol.model.timeline_formats import TIMELINE_FORMATS, TimelineFormat
+from protocol.model.timeline_formats import TIMELINE_FORMATS, TimelineFormat, format_rate
 from protocol.model.timeline_layers import (frame_range, graphics_runs, layer_role,
                                             why_graphics)
 from workers.exporter import OpenedFiles
 from workers.exporter.atomic_files import publish, temporary_path
+from workers.tasks import TaskError
 
 # Metadata namespace of what rendervisor knows that the format has no field for (a layer's
 # name and sound level); an import reads it back.
@@ -50,6 +52,8 @@ def write_timeline(doc: dict, comp: dict, path: str, format_name: str,
     `graphics` maps a graphics run's key to its pre-rendered file."""
     form = TIMELINE_FORMATS[format_name]
     warnings: list[str] = []
+    doc = _at_format_rates(doc, form)
+    comp = next(c for c in doc["comps"] if c["id"] == comp["id"])
     timeline = comp_timeline(doc, comp, form, graphics, warnings)
     if form.one_video_track:
         timeline = _one_video_track(timeline, warnings)
@@ -65,6 +69,27 @@ def write_timeline(doc: dict, comp: dict, path: str, format_name: str,
     clips = list(timeline.find_clips())
     return {"path": path, "format": format_name, "tracks": len(timeline.tracks),
             "clips": len(clips), "warnings": warnings}
+
+
+def _at_format_rates(doc: dict, form: TimelineFormat) -> dict:
+    """The document with every comp's and video's rate as the format writes it; TaskError
+    naming the first the format cannot write."""
+    if not form.rates:
+        return doc
+    doc = copy.deepcopy(doc)
+    for kind, items in (("comp", doc["comps"]), ("footage", doc["footage"])):
+        for item in items:
+            if "frameRate" not in item:
+                continue
+            rate = format_rate(form, float(item["frameRate"]))
+            if rate is None:
+                raise TaskError(f"{form.description} holds "
+                                + ", ".join(f"{known:g}" for known in form.rates)
+                                + f" fps; {kind} {item['name']!r} runs at "
+                                  f"{item['frameRate']:g} fps. Export OTIO or FCP 7 XML, or "
+                                  "change the rate.")
+            item["frameRate"] = rate
+    return doc
 
 
 def comp_timeline(doc: dict, comp: dict, form: TimelineFormat, graphics: dict[str, str],
@@ -132,11 +157,11 @@ def _placed(doc: dict, comp: dict, form: TimelineFormat, graphics: dict[str, str
         item = footage[layer["content"]["footage"]]
         if layer["type"] != "audio":
             placed.append(Placed(otio.schema.TrackKind.Video, first, end,
-                                 _clip_maker(comp, layer, item, first, end, warnings)))
+                                 _clip_maker(comp, layer, item, first, end, form, warnings)))
         sounds = layer["type"] == "audio" or footage_sounds(item)
         if sounds and not layer_audio(layer)["muted"]:
             placed.append(Placed(otio.schema.TrackKind.Audio, first, end,
-                                 _clip_maker(comp, layer, item, first, end, warnings,
+                                 _clip_maker(comp, layer, item, first, end, form, warnings,
                                              sound=True)))
     return placed
 
@@ -181,10 +206,12 @@ def _gap(frames: int, rate: float) -> otio.schema.Gap:
 
 
 def _clip_maker(comp: dict, layer: dict, footage: dict, first: int, end: int,
-                warnings: list[str], sound: bool = False) -> Callable[[], otio.core.Item]:
+                form: TimelineFormat, warnings: list[str],
+                sound: bool = False) -> Callable[[], otio.core.Item]:
     def make() -> otio.schema.Clip:
         rate = comp["frameRate"]
-        media_rate = float(footage.get("frameRate") or rate)
+        media_rate = float(rate if form.sources_at_timeline_rate
+                           else footage.get("frameRate") or rate)
         start = source_time(layer, first / rate, None)
         clip = otio.schema.Clip(
             name=layer["name"], media_reference=_media(footage, media_rate),

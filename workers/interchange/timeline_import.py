@@ -24,8 +24,9 @@ from workers.interchange.timeline_export import METADATA
 from workers.tasks import TaskError
 
 
-def read_timeline(path: str) -> dict:
-    """The summary of the timeline file at `path`; TaskError with a sentence otherwise."""
+def read_timeline(path: str, frame_rate: float | None = None) -> dict:
+    """The summary of the timeline file at `path`; TaskError with a sentence otherwise. An EDL
+    names no frame rate: `frame_rate` is its (default 24, as OpenTimelineIO reads one)."""
     form = timeline_format_for(path)
     if form is None:
         raise TaskError(f"cannot import {path}: its extension names no timeline format; "
@@ -41,7 +42,9 @@ def read_timeline(path: str) -> dict:
         raise TaskError(f"cannot import {path}: it is {size / 1e6:.1f} MB, over the limit of "
                         f"{MAX_TIMELINE_BYTES // (1024 * 1024)} MiB for a timeline file.")
     try:
-        read = otio.adapters.read_from_file(path, adapter_name=TIMELINE_FORMATS[form].adapter)
+        options = {"rate": frame_rate} if frame_rate and form == "edl" else {}
+        read = otio.adapters.read_from_file(path, adapter_name=TIMELINE_FORMATS[form].adapter,
+                                            **options)
     except Exception as error:  # each adapter fails in its own way on a bad file
         raise TaskError(f"cannot import {path}: it is not a {TIMELINE_FORMATS[form].description} "
                         f"file OpenTimelineIO can read ({type(error).__name__}: "

@@ -42,7 +42,10 @@ render_command(
     {"path": formatted(READ_PATH, "the timeline file: " + ", ".join(
         f.extension for f in TIMELINE_FORMATS.values())),
      "name": {"type": "string", "description": "the new comp's name (default: the "
-                                               "timeline's)"}},
+                                               "timeline's)"},
+     "frameRate": {"type": "number", "description": "an EDL's frame rate, which the file does "
+                                                    "not say (default 24); other formats "
+                                                    "name their own"}},
     required=("path",), method="timeline_import")
 
 render_command(
