@@ -87,8 +87,8 @@ def text(engine) -> str:
 
 
 def nesting(engine, image_path: str) -> str:
-    """A precomp (its own background left out) moving, an alpha track matte, an embedded
-    still image."""
+    """A precomp (its own background left out) moving, starting late and playing fast, an
+    alpha track matte, an embedded still image."""
     inner = _comp(engine, "Inner", background="#00000000")
     engine.run("layer.add", {"comp": inner, "type": "shape", "name": "Spinner", "shape": "star",
                              "size": [30, 30], "fill": "#ff9933"})
@@ -103,7 +103,7 @@ def nesting(engine, image_path: str) -> str:
                              "size": [40, 40], "fill": "#ffffff", "position": [120, 45]})
     engine.run("layer.set", {"comp": c, "layer": "Fill", "trackMatte": "alpha"})
     engine.run("layer.add", {"comp": c, "type": "precomp", "source": inner, "name": "Nest",
-                             "scale": [50, 50]})
+                             "scale": [50, 50], "startTime": 0.25, "speed": 150})
     _key(engine, c, "Nest", "transform.position", 0, [40, 30])
     _key(engine, c, "Nest", "transform.position", 2, [120, 60])
     return c

@@ -113,7 +113,7 @@ class _Writer:
     def _layer(self, comp: dict, layer: dict, number: int, index: dict, body: dict,
                where: str) -> dict:
         rate = float(comp["frameRate"])
-        timing = Timing(rate, float(layer["startTime"]))
+        timing = Timing(rate)
         entry = {"nm": layer["name"], "ind": number, "ddd": 0,
                  "ip": layer["inPoint"] * rate, "op": layer["outPoint"] * rate,
                  "st": layer["startTime"] * rate, "sr": 1,
@@ -157,7 +157,7 @@ class _Writer:
         hold it."""
         kind = layer["type"]
         content = layer["content"]
-        timing = Timing(float(comp["frameRate"]), float(layer["startTime"]))
+        timing = Timing(float(comp["frameRate"]))
         if kind == "null":
             return {"ty": LAYER_KINDS["null"]}
         if kind == "solid":
@@ -197,8 +197,7 @@ class _Writer:
             self.warnings.append(f"{where}: a looped precomp plays once in a Lottie file")
         remap = content.get("timeRemap")
         if static_value(remap) is not None or is_animated(remap):
-            body["tm"] = animated(remap, Timing(float(comp["frameRate"]),
-                                                float(layer["startTime"])))
+            body["tm"] = animated(remap, Timing(float(comp["frameRate"])))
         elif speed != 100:
             if speed <= 0:
                 self.warnings.append(f"{where}: a precomp played backwards or frozen plays "

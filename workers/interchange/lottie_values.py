@@ -3,8 +3,8 @@
     static          {"a": 0, "k": VALUE}
     keyed           {"a": 1, "k": [{"t", "s", "o", "i", "h"?, "to"?, "ti"?}, ..., {"t", "s"}]}
 
-Lottie counts key times in frames of the layer's own time (its comp's time less its start,
-`st`), so every key moves by the layer's start. A key's interpolation is the segment to the next
+Key times are frames of the comp the layer is in, as rendervisor's are its comp's seconds (a
+layer's start, `st`, moves only the time of a precomp's contents, never its keys). A key's interpolation is the segment to the next
 key, as in rendervisor: linear and the named eases are cubic beziers (`o` the first handle, `i`
 the second), hold is `h: 1`, and the eases no bezier draws (spring, bounce, elastic, back) are
 baked to a key on every frame of their segment. A position's spatial tangents are `to` and `ti`.
@@ -21,14 +21,13 @@ LINEAR = (0.0, 0.0, 1.0, 1.0)
 
 
 class Timing:
-    """Frames of one layer's time: the comp's rate and the layer's start (seconds)."""
+    """Key times as frames of a comp at `rate`."""
 
-    def __init__(self, rate: float, start: float = 0.0) -> None:
+    def __init__(self, rate: float) -> None:
         self.rate = rate
-        self.start = start
 
     def frame(self, comp_time: float) -> float:
-        return round((comp_time - self.start) * self.rate, 6)
+        return round(comp_time * self.rate, 6)
 
 
 def animated(prop: Any, timing: Timing, convert: Callable[[Any], Any] = lambda v: v,
