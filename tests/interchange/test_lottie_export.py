@@ -16,6 +16,7 @@ import os
 import jsonschema
 import lottie_specs
 import numpy as np
+import opentimelineio as otio
 import pytest
 
 from tests.helpers import lottie_feature_comps as features
@@ -125,6 +126,9 @@ def test_the_examples_export(session, tmp_path, project):
     engine = session.engine
     engine.run("project.open", {"path": os.path.abspath(project)})
     for comp in engine.doc["comps"]:
+        timeline = str(tmp_path / f"{comp['id']}.otio")
+        engine.run("timeline.export", {"comp": comp["id"], "path": timeline})
+        assert otio.adapters.read_from_file(timeline).name == comp["name"]
         path = str(tmp_path / f"{comp['id']}.json")
         result = engine.run("lottie.export", {"comp": comp["id"], "path": path})
         with open(path) as handle:
