@@ -2,9 +2,7 @@
 one sentence and changes nothing; media files outside the roots or missing are listed by name;
 the file is parsed by a worker, never by the supervisor; the import is one undo step."""
 
-import json
 import os
-import time
 
 import pytest
 
