@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from protocol.model.document import allocate_id, new_comp, unique_name
+from protocol.model.document import allocate_id, frame_count_problem, new_comp, unique_name
 from protocol.model.layers import content_box, default_content, new_layer
 from supervisor.engine.commands.footage import import_footage
 from supervisor.errors import CommandError
@@ -94,6 +94,9 @@ class _Builder:
         rate = float(timeline["rate"])
         rate = int(rate) if rate.is_integer() else rate
         duration = max(float(timeline["duration"]), 1 / rate)
+        problem = frame_count_problem(duration, rate)
+        if problem is not None:
+            raise CommandError(f"cannot import the timeline {name!r}: {problem}.")
         taken = {c["name"] for c in self.doc["comps"]}
         comp = new_comp(self.doc, unique_name(name, taken), width=size[0], height=size[1],
                         frameRate=rate, duration=duration)

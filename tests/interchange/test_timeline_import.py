@@ -4,6 +4,7 @@ the file is parsed by a worker, never by the supervisor; the import is one undo 
 
 import os
 
+import opentimelineio as otio
 import pytest
 
 from supervisor.errors import CommandError
@@ -110,3 +111,16 @@ def test_timeline_files_are_parsed_in_a_worker_never_in_the_supervisor(server, t
         loaded = maps.read()
     assert "opentimelineio" not in loaded, "OpenTimelineIO was loaded into the supervisor"
     assert "_otio" not in loaded
+
+
+def test_a_timeline_past_the_frame_limit_is_refused_and_changes_nothing(session, tmp_path):
+    track = otio.schema.Track(name="V1")
+    track.append(otio.schema.Gap(source_range=otio.opentime.TimeRange(
+        duration=otio.opentime.RationalTime(2_000_000, 1000))))
+    path = str(tmp_path / "long.otio")
+    otio.adapters.write_to_file(otio.schema.Timeline(name="Long", tracks=[track]), path)
+    engine = session.engine
+    engine.run("project.new", {})
+    with pytest.raises(CommandError, match="over the limit of 1,000,000 frames"):
+        engine.run("timeline.import", {"path": path})
+    assert engine.doc["comps"] == []
