@@ -20,6 +20,7 @@ import opentimelineio as otio
 import pytest
 
 from tests.helpers import lottie_feature_comps as features
+from tests.helpers.interchange_projects import media
 from tests.helpers.lottie_players import PLAYERS, thorvg_frame
 from tests.helpers.render_sessions import render_session
 from workers.compositor import render_frame
@@ -96,17 +97,33 @@ def test_the_schema_check_catches_a_broken_file(session, tmp_path):
 
 
 def test_what_lottie_cannot_hold_is_listed_in_warnings(session, tmp_path):
+    clip = media(tmp_path)["b"]
+
     def build(engine):
         features.shapes(engine)
         engine.run("effect.add", {"comp": "Shapes", "layer": "Box", "effect": "gaussianBlur"})
         engine.run("mask.add", {"comp": "Shapes", "layer": "Round", "shape": "ellipse",
                                 "mode": "add", "feather": 4})
+        engine.run("layer.add", {"comp": "Shapes", "type": "video", "path": clip,
+                                 "name": "Clip", "index": 2})
+        engine.run("layer.set", {"comp": "Shapes", "layer": "Box", "parent": "Clip"})
+        # Leaf, Clip, Hex, Star, ...: Hex's matte is the clip, Star's is Hex.
+        engine.run("layer.set", {"comp": "Shapes", "layer": "Hex", "trackMatte": "alpha"})
+        engine.run("layer.set", {"comp": "Shapes", "layer": "Star", "trackMatte": "alpha"})
         return "Shapes"
 
     _, _, _, result, animation = exported(session, tmp_path, build)
     warnings = " ".join(result["warnings"])
     assert "'Box'" in warnings and "gaussianBlur" in warnings
     assert "'Round'" in warnings and "feather" in warnings
+    assert "'Clip'" in warnings and "video cannot be held" in warnings
+    layers = {layer["nm"]: layer for layer in animation["layers"]}
+    assert layers["Clip"]["ty"] == 3, "a null in its place, so what it parents still moves"
+    assert layers["Box"]["parent"] == layers["Clip"]["ind"]
+    assert [layer["nm"] for layer in animation["layers"]][:4] == ["Leaf", "Clip", "Hex", "Star"]
+    assert layers["Star"]["tt"] == 1 and layers["Hex"]["td"] == 1
+    assert "tt" not in layers["Hex"] and "td" not in layers["Clip"]
+    assert "'Hex'" in warnings and "without its track matte" in warnings
     assert schema_errors(animation) == []
 
 

@@ -99,16 +99,35 @@ class _Writer:
         self._done: set[str] = set()
 
     def layers(self, comp: dict) -> list[dict]:
+        """The comp's layers, one entry each: a layer whose content Lottie cannot hold is a
+        null, so the layers parented to it still move with it."""
         index = {layer["id"]: number for number, layer in enumerate(comp["layers"], 1)}
-        written = []
+        written, left_out = [], set()
         for number, layer in enumerate(comp["layers"], 1):
             where = f"layer {layer['name']!r} of comp {comp['name']!r}"
             body = self._content(comp, layer, where)
             if body is None:
-                continue
+                left_out.add(layer["id"])
+                body = {"ty": LAYER_KINDS["null"]}
             written.append(self._layer(comp, layer, number, index, body, where))
-        _mark_mattes(written, comp)
+        self._mark_mattes(comp, written, left_out)
         return written
+
+    def _mark_mattes(self, comp: dict, written: list[dict], left_out: set[str]) -> None:
+        """The layer above a matted one is its matte: `td` on it, as Lottie wants; a matte
+        that was left out leaves its layer unmatted."""
+        layers = comp["layers"]
+        for position, layer in enumerate(layers):
+            if not layer.get("trackMatte") or position == 0:
+                continue
+            above = layers[position - 1]
+            if above["id"] in left_out:
+                written[position].pop("tt", None)
+                self.warnings.append(f"layer {layer['name']!r} of comp {comp['name']!r} is "
+                                     f"written without its track matte: its matte "
+                                     f"{above['name']!r} is not in the file")
+            else:
+                written[position - 1]["td"] = 1
 
     def _layer(self, comp: dict, layer: dict, number: int, index: dict, body: dict,
                where: str) -> dict:
@@ -128,10 +147,11 @@ class _Writer:
         masks = [self._mask(mask, timing, where) for mask in layer.get("masks", [])]
         if masks:
             entry["hasMask"], entry["masksProperties"] = True, masks
-        if any(effect.get("enabled", True) for effect in layer["effects"]):
-            self.warnings.append(f"{where}: its effects ("
-                                 + ", ".join(e["effect"] for e in layer["effects"])
-                                 + ") are not in Lottie files and were left out")
+        effects = [effect["effect"] for effect in layer["effects"]
+                   if effect.get("enabled", True)]
+        if effects:
+            self.warnings.append(f"{where}: its effects ({', '.join(effects)}) are not in "
+                                 "Lottie files and were left out")
         return entry
 
     def _transform(self, layer: dict, timing: Timing) -> dict:
@@ -179,7 +199,7 @@ class _Writer:
             return self._image(layer, where)
         what = {"video": "video", "audio": "sound", "lottie": "a Lottie layer's animation"}
         self.warnings.append(f"{where}: {what.get(kind, kind)} cannot be held in a Lottie file "
-                             "and was left out")
+                             "and was left out (the layer is a null there)")
         return None
 
     def _precomp(self, comp: dict, layer: dict, where: str) -> dict:
@@ -241,9 +261,3 @@ def _solid_size(content: dict) -> object:
                                        value_at(height, key["time"])]}
                      for key in source["keys"]]}
 
-
-def _mark_mattes(written: list[dict], comp: dict) -> None:
-    """The layer above a matted one is its matte: `td` on it, as Lottie wants."""
-    for upper, lower in zip(written, written[1:]):
-        if lower.get("tt"):
-            upper["td"] = 1
