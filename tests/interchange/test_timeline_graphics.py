@@ -96,3 +96,34 @@ def test_render_graphics_places_prores_4444_clips_that_match_the_comps_frames(se
         assert 0 < expected[..., 3].mean() < 255, "see-through around the plate"
         visible = expected[..., 3] > 128
         assert np.abs(decoded[..., :3] - expected[..., :3])[visible].mean() < 4, index
+
+
+def test_graphics_inside_a_nested_precomp_are_rendered_into_its_nested_timeline(session,
+                                                                                tmp_path):
+    engine = session.engine
+    files = media(tmp_path)
+    engine.run("project.new", {})
+    engine.run("comp.new", {"name": "Inner", "width": 64, "height": 36, "frameRate": RATE,
+                            "duration": 1})
+    engine.run("layer.add", {"comp": "Inner", "type": "video", "path": files["b"],
+                             "name": "Plate"})
+    engine.run("layer.add", {"comp": "Inner", "type": "text", "name": "Caption", "text": "x",
+                             "size": 10, "inPoint": 0.25, "outPoint": 0.75})
+    engine.run("comp.new", {"name": "Outer", "width": 64, "height": 36, "frameRate": RATE,
+                            "duration": 1})
+    engine.run("layer.add", {"comp": "Outer", "type": "precomp", "source": "Inner",
+                             "name": "Nest"})
+    path = tmp_path / "outer.otio"
+    result = engine.run("timeline.export", {"comp": "Outer", "path": str(path),
+                                            "renderGraphics": True})
+    assert result["warnings"] == [] and len(result["graphics"]) == 1
+    timeline = otio.adapters.read_from_file(str(path))
+    [nest] = [item for item in timeline.video_tracks()[0] if isinstance(item, otio.schema.Stack)]
+    nested = {clip.name: clip for clip in nest.find_clips()}
+    assert set(nested) == {"Plate", "Caption"}
+    caption = nested["Caption"]
+    assert caption.range_in_parent().start_time.to_frames() == 6
+    assert caption.range_in_parent().duration.to_frames() == 12
+    frames, _ = decode_video(otio.url_utils.filepath_from_url(
+        caption.media_reference.target_url))
+    assert len(frames) == 12 and frames[6][..., 3].max() > 200
