@@ -149,7 +149,6 @@ def _render_graphics(service, engine, snapshot_id: str, document: dict, comp: di
     overwrite = find_overwrite(document, engine.project_path, list(files.values()))
     if overwrite is not None:
         raise CommandError(overwrite.sentence("timeline.export", "choose another path"))
-    os.makedirs(folder, exist_ok=True)
     report = service.run_plans(engine, f"{snapshot_id}:graphics", rendered, plans, work)
     failed = [entry for entry in report["items"] if entry["status"] != "done"]
     if failed:

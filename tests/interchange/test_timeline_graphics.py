@@ -8,6 +8,8 @@ import numpy as np
 import opentimelineio as otio
 import pytest
 
+from protocol.cancel import Cancelled
+from supervisor.work import Work
 from tests.helpers.interchange_projects import RATE, media
 from tests.helpers.render_sessions import decode_video, render_session
 from workers.compositor import render_frame
@@ -127,3 +129,18 @@ def test_graphics_inside_a_nested_precomp_are_rendered_into_its_nested_timeline(
     frames, _ = decode_video(otio.url_utils.filepath_from_url(
         caption.media_reference.target_url))
     assert len(frames) == 12 and frames[6][..., 3].max() > 200
+
+
+def test_a_cancelled_graphics_render_leaves_no_graphics_and_no_timeline(session, tmp_path):
+    engine = session.engine
+    titled_cut(engine, media(tmp_path))
+    engine.run("comp.set", {"comp": "Cut", "duration": 20})
+    engine.run("layer.set", {"comp": "Cut", "layer": "Badge", "outPoint": 20})
+    engine.run("effect.add", {"comp": "Cut", "layer": "Badge", "effect": "gaussianBlur",
+                              "params": {"radius": 12}})
+    work = Work(report_progress=lambda progress, total, message: work.cancel.cancel("test"))
+    with pytest.raises(Cancelled):
+        engine.run("timeline.export", {"comp": "Cut", "path": str(tmp_path / "cut.otio"),
+                                       "renderGraphics": True}, work)
+    assert not (tmp_path / "cut.otio").exists()
+    assert not (tmp_path / "cut_graphics").exists()
