@@ -49,7 +49,9 @@ def test_render_graphics_writes_the_graphics_beside_the_timeline(tmp_path):
     graphics, timeline = result.stdout.split()
     assert timeline == str(tmp_path / "cut.otio")
     assert graphics.startswith(str(tmp_path / "cut_graphics")) and os.path.isfile(graphics)
-    assert result.stderr == ""
+    progress = error_lines(result.stderr)
+    assert progress[-1] == "rendering: 24/24 frames (100%)"
+    assert all(line.startswith("rendering: ") for line in progress), progress
 
 
 def test_export_writes_lottie_for_json(tmp_path):
