@@ -60,7 +60,8 @@ def test_export_writes_lottie_for_json(tmp_path):
                          str(tmp_path / "cut.json"), "--workers", "1")
     assert result.returncode == 0, result.stderr
     animation = json.loads((tmp_path / "cut.json").read_text())
-    assert [layer["nm"] for layer in animation["layers"]] == ["Title", "Background"]
+    assert [(layer["nm"], layer["ty"]) for layer in animation["layers"]] == [
+        ("Title", 4), ("Shot", 3), ("Background", 4)], "the video a null, its picture left out"
     assert "video cannot be held in a Lottie file" in result.stderr
 
 
