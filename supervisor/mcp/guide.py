@@ -23,7 +23,7 @@ GUIDE = f"""# rendervisor: a compact guide
 Work in this order: build with one command_batch (a step's result is "$N.key" in later
 steps: "$0.comp", "$1.layer"), animate with preset.apply, look with render_filmstrip (one
 sheet of frames), check with layout_check (fix every finding, check again), then
-renderQueue.add {{comp, output: "/abs/out.mp4"}} and renderQueue.render.
+renderQueue.add {{comp, output: "/abs/out.mp4"}} and render_start.
 
 Coordinates: comp pixels, (0, 0) top-left, y down; times in seconds. A new layer is
 centered: its anchor is the center of its content, its position the comp's center, and
@@ -66,6 +66,12 @@ on transform.position, scale, rotation, opacity, ... To fade a whole comp, show 
 precomp layer in another comp and fadeIn / fadeOut that layer (or fade a black full-frame
 solid on top).
 
+Render: render_start returns at once with a job; call render_status {{job, wait: 30}} again
+and again until its state is done (or failed: each item says why). Each call ends within a
+minute however long the render, so a host that times requests out never cuts it off, as it
+cuts off a blocking renderQueue.render. Finished outputs come back as links with a thumbnail.
+A host with MCP tasks may run any long call as a task instead.
+
 Check: layout_check finds layers off the comp, text outside the title-safe area (the middle
 {TITLE_SAFE:g}%), text overflowing its box, too small, or below 4.5:1 contrast with what is
 behind it; each message says what to change. render_filmstrip {{comp, count?, times?}} shows
@@ -79,7 +85,8 @@ BASE_INSTRUCTIONS = (
     "Build a project with command_batch and command_run (command_list gives every command's "
     "params and formats), animate with preset.apply, look at many frames at once with "
     "render_filmstrip, check the layout with layout_check, and render with "
-    "renderQueue.add and renderQueue.render.")
+    "renderQueue.add, then render_start and render_status {job, wait: 30} until it is done: "
+    "every call ends within a minute, however long the render.")
 
 
 def instructions(session) -> str:
