@@ -70,7 +70,7 @@ PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
 DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task", "workers.audio_task", "workers.layout_checks",
-                  "workers.expression_tasks")
+                  "workers.expression_tasks", "workers.interchange.tasks")
 
 
 class JobFailed(Exception):
