@@ -62,6 +62,7 @@ STARTUP_DEADLINE = 60.0
 DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task", "workers.audio_task", "workers.layout_checks",
+                  "workers.expression_tasks", "workers.interchange.tasks",
                   "workers.probes.tasks")
 
 
