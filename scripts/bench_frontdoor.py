@@ -126,26 +126,12 @@ def latency_under_shells(command, folder, path, reads) -> dict:
         kill_leftover(shells)
 
 
-# A comp that takes over a minute a frame at full size on a 2-core machine: a 4096 x 4096
-# solid blurred by 400 px, with 8 samples of motion blur (tests/mcp/test_preview_deadline.py).
-HEAVY = [
-    {"id": "comp.new", "params": {"name": "Heavy", "width": 4096, "height": 4096,
-                                  "duration": 1}},
-    {"id": "comp.set", "params": {"comp": "Heavy", "motionBlur": {
-        "enabled": True, "samples": 8, "shutterAngle": 360}}},
-    {"id": "layer.add", "params": {"comp": "Heavy", "type": "solid", "color": "#3366ff"}},
-    {"id": "effect.add", "params": {"comp": "Heavy", "layer": 1, "effect": "gaussianBlur",
-                                    "params": {"radius": 400}}},
-    {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": 1, "path": "transform.rotation",
-                                     "time": 0, "value": 0}},
-    {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": 1, "path": "transform.rotation",
-                                     "time": 1, "value": 360}},
-]
-
-
 def latency_under_previews(folder, path, reads) -> dict:
     """While 8 full-size previews of a comp that takes over a minute a frame wait for the
     preview worker, the first drawing until the preview deadline stops it."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from tests.mcp.test_preview_deadline import HEAVY  # the tests' heavy comp, the same steps
+
     driver = Driver(OURS, os.path.dirname(HERE))
     try:
         driver.wait(driver.call("command_batch", {"steps": HEAVY}), 120)
