@@ -25,6 +25,7 @@ import threading
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import Pool
 from supervisor.engine.commands.lookup import find_item
+from supervisor.engine.renderer import Renderer
 from supervisor.render.plan import RELINK_HINT, RenderRefused, plan_render
 from supervisor.render.render_jobs import RenderJob, RenderJobs
 from supervisor.render.run import RenderRun
@@ -45,7 +46,11 @@ log = logging.getLogger("rendervisor.render")
 STOP_WAIT = 30.0
 
 
-class RenderService:
+class RenderService(Renderer):
+    """The session's renderer (supervisor/engine/renderer.py's interface): renders of the queue,
+    stills, pre-renders and proxies, template previews, expression checks, and the
+    interchange jobs, each on the pool's workers."""
+
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
         self._lock = threading.Lock()

@@ -278,9 +278,9 @@ render_command(
     "better started with the render_start tool: a host may cut a long request off. Only one "
     "render runs at a time.",
     {"wait": {"type": "boolean", "description": "block until done (default true)"}},
-    method="render")
+    method=lambda renderer: renderer.render)
 
 render_command(
     "renderQueue.stop", "Stop rendering",
     "Stop the running render; finished items and frames are kept, partial files removed.",
-    method="stop")
+    method=lambda renderer: renderer.stop)
