@@ -10,6 +10,11 @@
 The reader never blocks on work: a call is checked (tool, arguments) inline and handed to a lane,
 or refused at once if the lane is full. Every request with an id gets exactly one answer, except
 a cancelled one, which gets none; `Call.claim_answer` is the one place that decides.
+
+A watcher (supervisor/call_events.py; the studio, with `rendervisor mcp --studio`) is told of
+each call's start, progress and end, and may stop a call (`stop_call`): it is cancelled as a
+client's notifications/cancelled cancels it, and its request, which the client still waits on,
+is answered with an error saying so.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from typing import Any, BinaryIO
 from protocol.cancel import CANCELLED, Cancelled
 from protocol.wire import jsonrpc, mcp_versions
 from supervisor import __version__
+from supervisor.call_events import CallEnded, CallProgressed, CallStarted, CallWatcher
 from supervisor.mcp import guide, prompts
 from supervisor.mcp.lanes import Lane
 from supervisor.mcp.progress import ProgressReporter
@@ -47,7 +53,9 @@ class Call:
     lane: str
     ctx: CallContext
     progress: ProgressReporter | None
+    modern: bool = False
     answered: bool = False
+    answer: dict | None = None  # the result its request was answered with
     started: bool = False
     done: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -70,11 +78,21 @@ class Call:
             self.progress.finish()
         self.ctx.cancel.cancel(reason)
 
+    def stop(self, answer: dict) -> bool:
+        """Cancel the call and take its answer, `answer`, for a cancel its client did not ask
+        for; False when it was answered or cancelled already."""
+        if not self.claim_answer():
+            return False
+        self.answer = answer
+        self.ctx.cancel.cancel(CANCELLED)
+        return True
+
 
 class Server:
     def __init__(self, session: Any, stdin: BinaryIO, stdout: BinaryIO,
-                 max_inflight: int = 8) -> None:
+                 max_inflight: int = 8, watcher: CallWatcher | None = None) -> None:
         self.session = session
+        self.watcher = watcher
         self.stdin = stdin
         self.writer = LineWriter(stdout, on_closed=lambda: self.request_end("stdout closed"))
         self.lanes = {"quick": Lane("quick", max_inflight), "long": Lane("long", max_inflight)}
@@ -249,17 +267,24 @@ class Server:
         progress = None
         if isinstance(token, (str, int)) and not isinstance(token, bool):
             progress = ProgressReporter(token, self.writer.send)
+
+        def report(done: float, total: float | None = None, message: str | None = None):
+            if progress is not None:
+                progress.report(done, total, message)
+            self._tell(CallProgressed(request.id, done, total, message))
+
         ctx = CallContext(session=self.session, request_id=request.id,
-                          report_progress=progress.report if progress else None)
+                          report_progress=report if progress or self.watcher else None)
         lane = tool.lane_for(args)
-        call = Call(request.id, tool.name, lane, ctx, progress)
+        call = Call(request.id, tool.name, lane, ctx, progress, modern)
         with self._calls_changed:
             self.calls[request.id] = call
+        self._tell(CallStarted(request.id, tool.name, args, lane, time.time()))
         refused = self.lanes["quick" if lane == "quick" else "long"].submit(
             lambda: self.run_call(call, tool, args, modern))
         if refused is not None:
-            with self._calls_changed:
-                self.calls.pop(request.id, None)
+            call.answer = error_result(refused)
+            self._call_finished(call)
             self.writer.send(jsonrpc.error(request.id, jsonrpc.SERVER_BUSY, refused))
 
     def run_call(self, call: Call, tool: Any, args: dict, modern: bool) -> None:
@@ -281,18 +306,43 @@ class Server:
             if modern:
                 result = {"resultType": "complete", **result}
             if call.claim_answer():
+                call.answer = result
                 self.writer.send_response(jsonrpc.result(call.id, result))
         finally:
             self._call_finished(call)
+
+    def stop_call(self, key: Any) -> bool:
+        """A watcher's cancel: the call `key` is cancelled as notifications/cancelled cancels
+        it, and its request answered with an error saying who stopped it; False when no such
+        call is waiting for its answer."""
+        call = self.calls.get(key) if _hashable(key) else None
+        answer = error_result(STOPPED_BY_WATCHER)
+        if call is None or not call.stop(answer):
+            return False
+        if call.modern:
+            answer = {"resultType": "complete", **answer}
+        self.writer.send_response(jsonrpc.result(call.id, answer))
+        self._call_finished(call, started_only=True)
+        return True
 
     def _call_finished(self, call: Call, started_only: bool = False) -> None:
         if started_only and call.started:
             return  # the running thread removes it when it returns
         with self._calls_changed:
-            if self.calls.get(call.id) is call:
+            removed = self.calls.get(call.id) is call
+            if removed:
                 del self.calls[call.id]
             call.done.set()
             self._calls_changed.notify_all()
+        if removed:
+            self._tell(ended(call))
+
+    def _tell(self, event) -> None:
+        if self.watcher is not None:
+            try:
+                self.watcher(event)
+            except Exception:  # a watcher's bug must never reach a call or the reader
+                log.exception("the call watcher failed")
 
     # -- teardown -----------------------------------------------------------------------------
 
@@ -337,6 +387,21 @@ class RequestError(Exception):
 
 
 RESOURCE_NOT_FOUND = -32002
+
+# The answer to a call a watcher stopped: its client did not cancel it and still waits.
+STOPPED_BY_WATCHER = ("This call was cancelled by the person watching the session in the "
+                      "studio; it stopped as a cancelled call does.")
+
+
+def ended(call: Call) -> CallEnded:
+    """What a watcher hears of a call that has left the server."""
+    answer = call.answer
+    text = next((block.get("text", "") for block in (answer or {}).get("content", [])
+                 if block.get("type") == "text"), "")
+    if answer is None or call.ctx.cancel.cancelled:
+        return CallEnded(call.id, "cancelled", text or call.ctx.cancel.reason or "",
+                         time.time())
+    return CallEnded(call.id, "error" if answer.get("isError") else "done", text, time.time())
 
 
 def tool_result(value: Any) -> dict:
