@@ -31,6 +31,7 @@ from protocol.wire import jsonrpc, mcp_versions
 from supervisor import __version__
 from supervisor.call_events import CallEnded, CallProgressed, CallStarted, CallWatcher
 from supervisor.mcp import guide, prompts
+from supervisor.mcp.player_app import PLAYER_MIME, PLAYER_URI, player_html
 from supervisor.mcp.lanes import Lane
 from supervisor.mcp.progress import ProgressReporter
 from supervisor.mcp.stdout_writer import LineWriter
@@ -442,6 +443,8 @@ RESOURCES = {
                                "application/json", _document),
     "rendervisor://commands": ("commands", "The engine command catalog (same as command_list)",
                                "application/json", _commands),
+    PLAYER_URI: ("player", "The inline player for filmstrips and renders (an MCP App)",
+                 PLAYER_MIME, lambda session: player_html()),
 }
 
 INLINE = {

@@ -79,7 +79,7 @@ class Studio:
         self._streams = 0
         self._waiting_previews = 0
         self._preview_slot: asyncio.Semaphore | None = None
-        self._document: tuple[int, str] | None = None  # (revision, its "document" event's JSON)
+        self._document: tuple | None = None  # ((revision, problem), its "document" event)
 
     def app(self, hosts: frozenset | None):
         routes = [Route("/", self.page), Route("/events", self.events),
@@ -107,22 +107,22 @@ class Studio:
     # -- what the page shows ------------------------------------------------------------------
 
     def document_json(self) -> str:
-        """The "document" event: the project's timeline at its revision, made once per
-        revision whichever page asks."""
+        """The "document" event: the project's timeline at its revision (and why the file
+        could not be read again, if it could not), made once whichever page asks."""
         engine = self.source.engine
         with engine.lock:  # the text is made once per revision by the engine itself
             revision, text = engine.revision, engine.document_text()
             snapshot = f"{engine.identity}:{revision}"
             info = {"path": engine.project_path, "modified": engine.modified}
+        problem = self.reload.problem if self.reload else None
         cached = self._document
-        if cached is not None and cached[0] == revision:
+        if cached is not None and cached[0] == (revision, problem):
             return cached[1]
-        shown = {"title": self.source.title, "revision": snapshot, **info,
-                 "problem": self.reload.problem if self.reload else None,
+        shown = {"title": self.source.title, "revision": snapshot, **info, "problem": problem,
                  "canRender": self.source.can_render,
                  "live": self.source.stop_call is not None, **timeline(json.loads(text))}
         made = json.dumps(shown, ensure_ascii=False)
-        self._document = (revision, made)
+        self._document = ((revision, problem), made)
         return made
 
     def activity_view(self) -> dict:

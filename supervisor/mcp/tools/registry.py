@@ -52,6 +52,9 @@ class Tool:
     # describe(session) -> the description a session lists, where it depends on the session
     # (the shell: off, sandboxed or on the host); None lists `description` as it is.
     describe: Callable[[Any], str] | None = None
+    # The tool's `_meta` in tools/list: {"ui": {"resourceUri": ...}} ties it to an MCP App
+    # (supervisor/mcp/player_app.py).
+    meta: dict | None = None
 
     def lane_for(self, arguments: dict) -> str:
         return self.lane(arguments) if callable(self.lane) else self.lane
@@ -70,6 +73,7 @@ class Tool:
                 "idempotentHint": self.idempotent,
                 "openWorldHint": self.open_world,
             },
+            **({"_meta": self.meta} if self.meta is not None else {}),
         }
 
 
