@@ -67,7 +67,7 @@ def test_the_player_plays_a_filmstrip_its_host_hands_it(server, page):
         {"id": "prop.addKey", "params": {"comp": "Main", "layer": "Box",
                                          "path": "transform.position", "time": 1,
                                          "value": [86, 27]}}]})
-    arguments = {"comp": "Main", "count": 4}
+    arguments = {"comp": "Main", "count": 6, "columns": 3}  # two rows of three
     result = server.run("render_filmstrip", arguments)
     player = server.wait_for(server.request("resources/read", {"uri": PLAYER}))
     html = player["result"]["contents"][0]["text"]
@@ -93,11 +93,11 @@ def test_the_player_plays_a_filmstrip_its_host_hands_it(server, page):
         return sheet[top:top + info["cellHeight"], left:left + info["cellWidth"]]
 
     assert np.array_equal(shown(), cell(0))
-    assert not np.array_equal(cell(0), cell(3))  # the box moves: the frames differ
+    assert not np.array_equal(cell(0), cell(5))  # the box moves: the frames differ
     assert app.locator("#label").inner_text() == "Main · 0.00 s · frame 0"
     app.locator("button").click()  # play: frame by frame to the last
     last = info["frames"][-1]["frame"]
     app.locator(f"#screen[data-frame='{last}']").wait_for(timeout=30_000)
-    assert np.array_equal(shown(), cell(3))
+    assert np.array_equal(shown(), cell(5))
     assert "ui/notifications/size-changed" in page.evaluate("window.heard")
     assert app.locator("#label").inner_text().endswith(f"frame {last}")

@@ -258,7 +258,7 @@ function drawCalls() {
     head.append(stop);
     item.append(head, el("div", "arguments", call.arguments));
     if (call.progress !== undefined) {
-      item.append(progressBar(call.total ? call.progress / call.total : null));
+      if (call.total) item.append(progressBar(call.progress / call.total));
       const text = call.total ? `${call.progress} of ${call.total}` : `${call.progress}`;
       item.append(el("div", "progress-text",
                      call.message ? `${text} · ${call.message}` : text));
@@ -335,7 +335,7 @@ function drawRecent() {
     const head = el("div", "call-head");
     head.append(el("span", "tool", call.tool),
                 el("span", `outcome ${call.outcome}`, call.outcome),
-                el("span", "elapsed", `${(call.ended - call.started).toFixed(1)} s`));
+                el("span", "duration", `${(call.ended - call.started).toFixed(1)} s`));
     item.append(head, el("div", "arguments", call.arguments));
     if (call.text) item.append(el("div", "result", call.text));
     return item;
