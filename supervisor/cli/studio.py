@@ -15,6 +15,7 @@ import threading
 
 from supervisor.cli.project import open_engine
 from supervisor.cli.render import start_forkserver
+from supervisor.errors import UsageError
 from supervisor.render.service import RenderService
 from supervisor.runtime.pool import Pool, worker_preload
 from supervisor.studio.app import Studio
@@ -33,9 +34,9 @@ def run(args) -> int:
                            project_file=engine.project_path))
     try:
         server = StudioServer(studio, args.host, args.port)
-    except Exception:
+    except UsageError as error:  # the address is taken or cannot be had: one line, exit 2
         pool.close()
-        raise
+        raise UsageError(f"rendervisor studio: {error}") from None
     stopped = threading.Event()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stopped.set())
