@@ -312,6 +312,11 @@ def interleaved_pings(drivers: dict, pings: int) -> dict:
             for name, values in latencies.items()}
 
 
+def cpu_seconds(driver: Driver) -> float:
+    times = psutil.Process(driver.process.pid).cpu_times()
+    return times.user + times.system
+
+
 def ping_while_studio_scrubs(folder, pings) -> dict:
     """Two sessions side by side, one with --studio and its page open in Chromium, scrubbing;
     their pings interleaved, so both meet the same load (Chromium, the preview worker
@@ -327,13 +332,21 @@ def ping_while_studio_scrubs(folder, pings) -> dict:
         quiet = interleaved_pings(drivers, pings)
         with scrubbing(url) as frames:
             before, started = frames(), time.perf_counter()
+            cpu_before = {name: cpu_seconds(driver) for name, driver in drivers.items()}
             busy = interleaved_pings(drivers, pings)
-            rate = (frames() - before) / (time.perf_counter() - started)
+            cpu = {name: cpu_seconds(driver) - cpu_before[name]
+                   for name, driver in drivers.items()}
+            drawn = frames() - before
+            rate = drawn / (time.perf_counter() - started)
     finally:
         plain.close()
         studio.close()
+    # What the studio costs the session's process per frame: its CPU time beyond the plain
+    # session's, which answered the same pings.
+    per_frame = (cpu["with_studio"] - cpu["without_studio"]) / max(1, drawn)
     return {"page_closed": quiet,
-            "page_open_and_scrubbing": {**busy, "frames_drawn_per_s": round(rate, 1)},
+            "page_open_and_scrubbing": {**busy, "frames_drawn_per_s": round(rate, 1),
+                                        "session_cpu_ms_per_frame": round(per_frame * 1000, 2)},
             "p99_ratio_while_scrubbing": round(busy["with_studio"]["p99_ms"]
                                                / busy["without_studio"]["p99_ms"], 2)}
 

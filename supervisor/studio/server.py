@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import sys
 import threading
 
 import uvicorn
@@ -33,6 +34,13 @@ MAX_CONNECTIONS = 48
 KEEP_ALIVE = 5  # seconds an idle connection is kept
 # How long `close` waits for the thread: open streams are ended, not drained.
 CLOSE_WAIT = 3.0
+# The interpreter's switch interval while the studio runs (CPython's default is 5 ms). The
+# studio's thread runs Python for a millisecond or two per request (routing, a frame's bytes);
+# a ping landing then waited up to the whole interval for the stdin reader to get the
+# interpreter back, which showed in the ping's p99 while a page scrubbed. Shorter, the reader
+# gets it back within this; the cost is more frequent switches between threads that all want
+# to run Python at once (docs/performance.md, "The studio beside the front door").
+SWITCH_INTERVAL = 0.0005
 
 
 class StudioServer:
@@ -50,6 +58,7 @@ class StudioServer:
         self._thread = threading.Thread(target=self._run, daemon=True, name="studio")
 
     def start(self) -> "StudioServer":
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._thread.start()
         return self
 
