@@ -93,7 +93,7 @@ def player(browser, out: str) -> None:
         server.run("command_run", {"id": "project.open", "params": {
             "path": os.path.join(ROOT, "examples", "logo_reveal.rvproj")}})
         comps = server.run("command_run", {"id": "comp.list"})["structuredContent"]["comps"]
-        arguments = {"comp": comps[0]["name"], "count": 8, "max_side": 512}
+        arguments = {"comp": comps[0]["name"], "count": 8}
         result = server.run("render_filmstrip", arguments)
         html = server.wait_for(server.request("resources/read", {
             "uri": "ui://rendervisor/player"}))["result"]["contents"][0]["text"]
