@@ -39,12 +39,12 @@ def project_studio(browser, folder: str, out: str) -> None:
         page.wait_for_selector(".layer-name")
         page.locator("#scrub").evaluate(
             "(el) => { el.value = 45; el.dispatchEvent(new Event('input')); }")
-        page.wait_for_function("document.getElementById('frame').dataset.frame === '45'")
+        page.wait_for_selector("#frame[data-frame='45']")
         page.click("#render")
-        page.wait_for_function("""() => {
-            const item = document.querySelector('li.render-item');
-            return item && item.dataset.status === 'rendering' && Number(item.dataset.progress) > 0.3;
-        }""", timeout=120_000)
+        item = page.locator("li.render-item[data-status=rendering]")
+        item.wait_for(timeout=120_000)
+        while float(item.get_attribute("data-progress") or 0) < 0.3:
+            time.sleep(0.05)
         page.screenshot(path=os.path.join(out, "studio.png"))
         page.wait_for_selector("li.render-item[data-status=done]", timeout=300_000)
     finally:
@@ -76,11 +76,9 @@ def live_session(browser, folder: str, out: str) -> None:
                     meta={"progressToken": "shell"})
         page.locator("#scrub").evaluate(
             "(el) => { el.value = 50; el.dispatchEvent(new Event('input')); }")
-        page.wait_for_function("""() => {
-            const text = document.querySelector('li.call[data-tool=shell] .progress-text');
-            return text && text.textContent.includes('part 3');
-        }""", timeout=60_000)
-        page.wait_for_function("document.getElementById('frame').dataset.frame === '50'")
+        page.wait_for_selector("li.call[data-tool=shell] .progress-text:has-text('part 3')",
+                               timeout=60_000)
+        page.wait_for_selector("#frame[data-frame='50']")
         page.screenshot(path=os.path.join(out, "studio-live.png"))
     finally:
         server.stop()

@@ -76,8 +76,8 @@ class Studio:
         source.engine.watchers.append(lambda: self.changes.poke("document"))
         self.reload = (ProjectReload(source.engine, source.project_file)
                        if source.project_file else None)
-        self._streams = 0
-        self._waiting_previews = 0
+        self._streams = 0  # streams being served now
+        self._previews = 0  # frames asked for now: the one drawing and those waiting
         self._preview_slot: asyncio.Semaphore | None = None
         self._document: tuple | None = None  # ((revision, problem), its "document" event)
 
@@ -146,11 +146,13 @@ class Studio:
         if self._streams >= MAX_STREAMS:
             return _sentence(503, f"The studio is followed by {MAX_STREAMS} pages already; "
                              "close one and reload this page.")
-        self._streams += 1
         return StreamingResponse(self._stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
     async def _stream(self):
+        # Counted from the stream's first step, where its `finally` is sure to run: a page gone
+        # before its stream started would otherwise be counted for ever.
+        self._streams += 1
         try:
             seen: dict = {}
             rendering = False
@@ -180,14 +182,14 @@ class Studio:
             return _sentence(400, "frame and side must be whole numbers.")
         if not 16 <= side <= MAX_PREVIEW_SIDE:
             return _sentence(400, f"side must be 16 to {MAX_PREVIEW_SIDE} pixels.")
-        if self._waiting_previews >= MAX_WAITING_PREVIEWS:
+        if self._previews > MAX_WAITING_PREVIEWS:
             return _sentence(503, "Frames are being drawn for other requests; ask again.")
-        self._waiting_previews += 1
+        self._previews += 1
         try:
             async with self._preview_slot:
                 drawn = await to_thread.run_sync(self._draw, query.get("comp"), frame, side)
         finally:
-            self._waiting_previews -= 1
+            self._previews -= 1
         if isinstance(drawn, tuple):
             return _sentence(*drawn)
         return Response(drawn["png"], media_type="image/png",

@@ -11,7 +11,9 @@ its path, name the studio in its Host header, and come from no other page's Orig
   still needs the token.
 
 `refusal` is pure (a path and headers in, a status and a sentence out); `Guarded` applies it
-to every HTTP request before the app sees it.
+to every HTTP request before the app sees it, and adds to every answer the headers that keep
+the page from being framed by another (a Cancel button clicked through a hidden frame), its
+address from leaking in a Referer, and any script but its own from running.
 """
 
 from __future__ import annotations
@@ -57,6 +59,15 @@ def hosts_for(host: str, port: int) -> frozenset | None:
     return frozenset(f"{name}:{port}".lower() for name in {shown, *LOOPBACK_NAMES})
 
 
+# Added to every answer.
+HEADERS = [(b"content-security-policy",
+            b"default-src 'self'; img-src 'self' blob: data:; frame-ancestors 'none'; "
+            b"base-uri 'none'; form-action 'none'"),
+           (b"x-content-type-options", b"nosniff"),
+           (b"referrer-policy", b"no-referrer"),
+           (b"x-frame-options", b"DENY")]
+
+
 class Guarded:
     """ASGI middleware: every HTTP request passes `guard.refusal` or is answered with it."""
 
@@ -65,12 +76,21 @@ class Guarded:
         self.guard = guard
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http":
-            headers = {name.decode("latin-1").lower(): value.decode("latin-1")
-                       for name, value in scope["headers"]}
-            refused = self.guard.refusal(scope["path"], headers)
-            if refused is not None:
-                status, sentence = refused
-                await PlainTextResponse(sentence + "\n", status_code=status)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_guarded(message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *HEADERS]}
+            await send(message)
+
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+                   for name, value in scope["headers"]}
+        refused = self.guard.refusal(scope["path"], headers)
+        if refused is not None:
+            status, sentence = refused
+            await PlainTextResponse(sentence + "\n", status_code=status)(scope, receive,
+                                                                          send_guarded)
+            return
+        await self.app(scope, receive, send_guarded)

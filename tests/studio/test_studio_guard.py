@@ -4,6 +4,7 @@ function (first) and against a real `rendervisor studio` (then)."""
 from __future__ import annotations
 
 import json
+import urllib.request
 
 import pytest
 
@@ -56,7 +57,11 @@ def test_the_studio_refuses_requests_without_its_token_or_from_a_foreign_origin(
     try:
         token_part = studio.url.rstrip("/").rsplit("/", 1)[1]
         root = studio.url[: -len(token_part) - 1]
-        assert http(studio.url)[0] == 200
+        with urllib.request.urlopen(studio.url, timeout=30) as page:
+            # The page can be neither framed by another (a Cancel clicked through a hidden
+            # frame) nor given scripts from elsewhere.
+            policy = page.headers["Content-Security-Policy"]
+            assert "frame-ancestors 'none'" in policy and "default-src 'self'" in policy
         assert http(studio.url + "state")[0] == 200
         for url in (root, root + "state", root + "x" + token_part + "/state"):
             status, body = http(url)

@@ -3,11 +3,13 @@ the session over stdin, as an agent's host would."""
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 
 import psutil
 import pytest
+from playwright.sync_api import expect
 
 from supervisor.mcp.server import STOPPED_BY_WATCHER
 from tests.helpers.mcp_process import McpProcess
@@ -70,12 +72,9 @@ def test_a_running_shell_shows_its_progress_and_is_cancelled_from_the_page(page,
     call = page.locator("li.call[data-tool=shell]")
     call.wait_for(timeout=PUSHED_WITHIN_MS)
     assert marker in call.locator(".arguments").inner_text()
-    # Progress moves: the shell's output lines, as its client hears them.
-    page.wait_for_function("""() => {
-        const text = document.querySelector('li.call[data-tool=shell] .progress-text');
-        return text && /line (\\d+)/.test(text.textContent) &&
-               Number(text.textContent.match(/line (\\d+)/)[1]) >= 3;
-    }""", timeout=PUSHED_WITHIN_MS * 3)
+    # Progress moves: the shell's output lines, as its client hears them (line 3 and on).
+    expect(call.locator(".progress-text")).to_have_text(re.compile(r"line ([3-9]|\d\d+)$"),
+                                                       timeout=PUSHED_WITHIN_MS * 3)
     running = processes_running(marker)
     assert running
     call.locator("button.stop").click()

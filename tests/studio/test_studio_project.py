@@ -30,8 +30,7 @@ def example_copy(folder) -> str:
 def scrub_to(page, frame: int) -> None:
     page.locator("#scrub").evaluate(
         "(el, frame) => { el.value = frame; el.dispatchEvent(new Event('input')); }", frame)
-    page.wait_for_function(f"document.getElementById('frame').dataset.frame === '{frame}'",
-                           timeout=SHOWN_WITHIN_MS)
+    page.wait_for_selector(f"#frame[data-frame='{frame}']", timeout=SHOWN_WITHIN_MS)
 
 
 def test_the_studio_shows_an_examples_layers_and_the_frame_preview_draws(page, tmp_path):
