@@ -53,7 +53,7 @@ def test_the_studio_shows_an_examples_layers_and_the_frame_preview_draws(page, t
         early = shown_pixels_at(page, 3)
 
         png = tmp_path / "preview.png"
-        done = rendervisor("preview", project, "--frame", "45", "--max-side", side,
+        done = rendervisor("preview", project, "--time", "1.5", "--max-side", side,
                            "--output", png)
         assert done.returncode == 0, done.stderr
         expected = png_pixels(png.read_bytes())
