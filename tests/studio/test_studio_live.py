@@ -21,8 +21,10 @@ PUSHED_WITHIN_MS = 10_000
 STARTED_WITHIN = 60.0  # seconds for the session (and its studio) to start on a busy machine
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def live():
+    """One `rendervisor mcp --studio` for the module's tests: (process, the studio's address,
+    the initialize answer)."""
     server = McpProcess("--studio")
     initialized = server.initialize()
     deadline = time.monotonic() + STARTED_WITHIN
