@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from supervisor.render.contact_sheet import LABEL_HEIGHT, PADDING
+from tests.helpers.browser import shown_pixels
 from tests.helpers.mcp_images import decode_png
 
 PLAYER = "ui://rendervisor/player"
@@ -40,11 +41,11 @@ HOST = """
 
 CANVAS = """(canvas) => canvas.toDataURL("image/png").split(",")[1]"""
 
-
-def test_render_filmstrip_is_tied_to_the_player_which_is_an_mcp_app(server):
+def test_filmstrips_and_renders_are_tied_to_the_player_which_is_an_mcp_app(server):
     tools = server.wait_for(server.request("tools/list"))["result"]["tools"]
     by_name = {tool["name"]: tool for tool in tools}
     assert by_name["render_filmstrip"]["_meta"] == {"ui": {"resourceUri": PLAYER}}
+    assert by_name["render_status"]["_meta"] == {"ui": {"resourceUri": PLAYER}}
     assert "_meta" not in by_name["shell"]  # other tools are shown as before
     read = server.wait_for(server.request("resources/read", {"uri": PLAYER}))["result"]
     content = read["contents"][0]
@@ -52,6 +53,15 @@ def test_render_filmstrip_is_tied_to_the_player_which_is_an_mcp_app(server):
     assert content["text"].lstrip().lower().startswith("<!doctype html>")
     listed = server.wait_for(server.request("resources/list"))["result"]["resources"]
     assert PLAYER in [resource["uri"] for resource in listed]
+
+
+def played(page, server, arguments: dict, result: dict):
+    """The player in a host page, handed this call's arguments and result; its frame."""
+    player = server.wait_for(server.request("resources/read", {"uri": PLAYER}))
+    page.set_content(HOST)
+    page.evaluate("([player, args, result]) => window.host(player, args, result)",
+                  [player["result"]["contents"][0]["text"], arguments, result])
+    return page.frame_locator("#app")
 
 
 def test_the_player_plays_a_filmstrip_its_host_hands_it(server, page):
@@ -69,16 +79,10 @@ def test_the_player_plays_a_filmstrip_its_host_hands_it(server, page):
                                          "value": [86, 27]}}]})
     arguments = {"comp": "Main", "count": 6, "columns": 3}  # two rows of three
     result = server.run("render_filmstrip", arguments)
-    player = server.wait_for(server.request("resources/read", {"uri": PLAYER}))
-    html = player["result"]["contents"][0]["text"]
     info = result["structuredContent"]
     sheet = decode_png(next(block["data"] for block in result["content"]
                             if block["type"] == "image"))
-
-    page.set_content(HOST)
-    page.evaluate("([player, args, result]) => window.host(player, args, result)",
-                  [html, arguments, result])
-    app = page.frame_locator("#app")
+    app = played(page, server, arguments, result)
     screen = app.locator("#screen")
     screen.wait_for(timeout=30_000)
     assert page.evaluate("window.heard")[:2] == ["ui/initialize", "ui/notifications/initialized"]
@@ -101,3 +105,26 @@ def test_the_player_plays_a_filmstrip_its_host_hands_it(server, page):
     assert np.array_equal(shown(), cell(5))
     assert "ui/notifications/size-changed" in page.evaluate("window.heard")
     assert app.locator("#label").inner_text().endswith(f"frame {last}")
+
+
+def test_the_player_shows_a_finished_renders_picture_and_file(server, page, tmp_path):
+    server.run("command_batch", {"steps": [
+        {"id": "comp.new", "params": {"name": "Main", "width": 64, "height": 36,
+                                      "duration": 0.2}},
+        {"id": "layer.add", "params": {"comp": "Main", "type": "solid", "color": "#d04020"}},
+        {"id": "renderQueue.add", "params": {"comp": "Main",
+                                             "output": str(tmp_path / "out.mp4")}}]})
+    job = server.run("render_start", {})["structuredContent"]["job"]
+    arguments = {"job": job, "wait": 30}
+    result = server.run("render_status", arguments, timeout=120)
+    while result["structuredContent"]["state"] == "rendering":
+        result = server.run("render_status", arguments, timeout=120)
+    assert result["structuredContent"]["state"] == "done"
+    app = played(page, server, arguments, result)
+    picture = app.locator(".pictures img")
+    picture.wait_for(timeout=30_000)
+    assert app.locator(".links li").inner_text().startswith("out.mp4 (")
+    assert app.locator("#stage").inner_text().startswith("done · 6 of 6 frames")
+    # The thumbnail shown is the render's: the solid's orange-red.
+    pixels = shown_pixels(picture)
+    assert abs(int(pixels[..., 0].mean()) - 0xd0) < 24 and pixels[..., 2].mean() < 80

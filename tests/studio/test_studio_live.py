@@ -87,8 +87,37 @@ def test_a_running_shell_shows_its_progress_and_is_cancelled_from_the_page(page,
     # The command stopped as a cancelled call's does: its processes are gone.
     psutil.wait_procs(running, timeout=15)
     assert not [p for p in running if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
-    page.wait_for_selector("li.ended[data-tool=shell][data-outcome=cancelled]",
-                           timeout=PUSHED_WITHIN_MS)
+    page.wait_for_selector(f"li.ended[data-tool=shell][data-outcome=cancelled] "
+                           f".arguments:has-text('{marker}')", timeout=PUSHED_WITHIN_MS)
     assert page.locator("li.call").count() == 0
     # The session goes on.
     assert server.run("shell", {"command": "echo fine"})["isError"] is False
+
+
+def test_a_call_that_became_a_task_is_cancelled_from_the_page_as_tasks_cancel_does(page, live):
+    server, url, _ = live
+    marker = f"studio-task-{uuid.uuid4().hex[:8]}"
+    page.goto(url)
+    page.wait_for_selector("#connection.live", timeout=PUSHED_WITHIN_MS)
+    created = server.wait_for(server.request("tools/call", {
+        "name": "shell", "arguments": {"command": f"echo {marker}; sleep 600"}, "task": {}}))
+    task = created["result"]["task"]["taskId"]
+    call = page.locator("li.call[data-tool=shell]")
+    call.wait_for(timeout=PUSHED_WITHIN_MS)
+    deadline = time.monotonic() + STARTED_WITHIN
+    while not (running := processes_running(marker)):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    call.locator("button.stop").click()
+    # The task ends cancelled, its status saying who stopped it; the command is gone.
+    deadline = time.monotonic() + 30
+    while not (ended := [note for note in server.notifications("notifications/tasks/status")
+                         if note["params"]["taskId"] == task]):
+        assert time.monotonic() < deadline, "the task never ended"
+        time.sleep(0.05)
+    assert ended[0]["params"]["status"] == "cancelled"
+    assert ended[0]["params"]["statusMessage"] == STOPPED_BY_WATCHER
+    psutil.wait_procs(running, timeout=15)
+    assert not [p for p in running if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+    page.wait_for_selector(f"li.ended[data-tool=shell][data-outcome=cancelled] "
+                           f".arguments:has-text('{marker}')", timeout=PUSHED_WITHIN_MS)
