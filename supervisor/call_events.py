@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 @dataclass(frozen=True)
 class CallStarted:
-    key: Any  # names the call until it ends (its request id); what `stop` is given
+    key: Any  # names the call from start to end, task or not; what the server's stop_call takes
     tool: str
     arguments: dict  # the call's own arguments, not copied: a watcher reads, never changes them
     lane: str
