@@ -346,9 +346,7 @@ class Server:
                 log.exception("tool %s failed", tool.name)
                 result = error_result(f"{tool.name} failed unexpectedly: "
                                       f"{type(exc).__name__}: {exc}")
-            if modern:
-                result = {"resultType": "complete", **result,
-                          "_meta": mcp_versions.server_meta(__version__)}
+            result = as_answered(result, modern)
             destination = call.settle()
             if destination != "none":
                 call.answer = result
@@ -379,12 +377,9 @@ class Server:
         if call.task is not None:
             self.cancel_task(call.task, STOPPED_BY_WATCHER)
             return True
-        answer = error_result(STOPPED_BY_WATCHER)
+        answer = as_answered(error_result(STOPPED_BY_WATCHER), call.modern)
         if not call.stop(answer):
             return False
-        if call.modern:
-            answer = {"resultType": "complete", **answer,
-                      "_meta": mcp_versions.server_meta(__version__)}
         self.writer.send_response(jsonrpc.result(call.id, answer))
         self._call_finished(call, started_only=True)
         return True
@@ -514,6 +509,14 @@ def _failed_some(value: Any) -> bool:
     """A JSON result whose `failed` count is above zero is an error result."""
     failed = value.get("failed") if isinstance(value, dict) else None
     return isinstance(failed, (int, float)) and not isinstance(failed, bool) and failed > 0
+
+
+def as_answered(result: dict, modern: bool) -> dict:
+    """A tool call's result as its request is answered: a 2026-07-28 client's says it is
+    complete and names the server."""
+    if not modern:
+        return result
+    return {"resultType": "complete", **result, "_meta": mcp_versions.server_meta(__version__)}
 
 
 def error_result(message: str) -> dict:
