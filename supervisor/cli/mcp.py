@@ -72,6 +72,7 @@ def run(args) -> int:
         signal.signal(signum, lambda *_: server.request_end("signal"))
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     pool.warm("preview")
+    pool.warm("probe")  # the first import or project.open reads its file at once
     pool.warm("shell")
     if studio_server is not None:
         studio_server.start()

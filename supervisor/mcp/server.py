@@ -1,10 +1,11 @@
-"""The MCP front door: one reader, inline answers, two lanes, and an orderly end.
+"""The MCP front door: one reader, inline answers, lanes of threads, and an orderly end.
 
     stdin ──► reader thread ──► parse_line ──┬─► inline: initialize, ping, tools/list,
                                              │   resources/*, prompts/*, completion/complete,
                                              │   server/discover, tasks/*, subscriptions/listen,
                                              │   notifications (inline_methods.py)
-                                             └─► tools/call ──► quick lane | long lane (threads)
+                                             └─► tools/call ──► a lane (threads): quick,
+                                                 long, preview or probe (supervisor/mcp/lanes.py)
     every reply ──► LineWriter (one lock, whole lines) ──► stdout
     main thread: waits for the end (stdin EOF, SIGTERM/SIGINT, stdout closed) and tears down.
 
@@ -41,7 +42,7 @@ from supervisor import __version__
 from supervisor.call_events import CallEnded, CallProgressed, CallStarted, CallWatcher
 from supervisor.mcp import inline_methods
 from supervisor.mcp.inline_methods import DEFERRED, RequestError
-from supervisor.mcp.lanes import Lane
+from supervisor.mcp.lanes import LANES, Lane, lane_named
 from supervisor.mcp.progress import ProgressReporter
 from supervisor.mcp.stdout_writer import LineWriter
 from supervisor.mcp.subscriptions import Subscriptions
@@ -119,7 +120,7 @@ class Server:
         self.watcher = watcher
         self.stdin = stdin
         self.writer = LineWriter(stdout, on_closed=lambda: self.request_end("stdout closed"))
-        self.lanes = {"quick": Lane("quick", max_inflight), "long": Lane("long", max_inflight)}
+        self.lanes = {name: Lane(name, max_inflight) for name in LANES}
         self.calls: dict[Any, Call] = {}  # by Call.key
         self._serials = itertools.count(1)  # each call's serial, for the watcher
         self._calls_changed = threading.Condition()
@@ -290,7 +291,7 @@ class Server:
         with self._calls_changed:
             self.calls[call.key] = call
         self._tell(CallStarted(call.serial, tool.name, args, lane, time.time()))
-        refused = self.lanes["quick" if lane == "quick" else "long"].submit(
+        refused = self.lanes[lane_named(lane)].submit(
             lambda: self.run_call(call, tool, args, modern))
         if refused is not None:
             call.answer = error_result(refused)

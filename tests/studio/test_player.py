@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from supervisor.render.contact_sheet import LABEL_HEIGHT, PADDING
+from protocol.model.sheet_grid import LABEL_HEIGHT, PADDING
 from tests.helpers.browser import shown_pixels
 from tests.helpers.mcp_images import decode_png
 
@@ -90,7 +90,7 @@ def test_the_player_plays_a_filmstrip_its_host_hands_it(server, page):
     def shown() -> np.ndarray:
         return decode_png(screen.evaluate(CANVAS))
 
-    def cell(index: int) -> np.ndarray:  # the sheet's own layout (contact_sheet.py)
+    def cell(index: int) -> np.ndarray:  # the sheet's own layout (sheet_grid.py)
         row, column = divmod(index, info["columns"])
         left = PADDING + column * (info["cellWidth"] + PADDING)
         top = PADDING + row * (info["cellHeight"] + LABEL_HEIGHT + PADDING)
