@@ -12,21 +12,28 @@ from __future__ import annotations
 import os
 
 from protocol.model.output_formats import FORMATS, output_format
-from protocol.model.output_names import expand_comp_name, resolve_output
+from protocol.model.output_names import OutputNameError, expand_comp_name, resolve_output
 from supervisor.cli.project import open_engine
 from supervisor.render.segment_cache import cache_folder, remove_cache
 
 
 def video_outputs(engine) -> list[str]:
-    """The video files the project's renders write: its queue's and its comps' defaults."""
+    """The video files the project's renders write: its queue's and its comps' defaults
+    (less any whose comp name makes no file name: no render writes those)."""
     doc = engine.doc
     names = {comp["id"]: comp["name"] for comp in doc["comps"]}
-    outputs = [expand_comp_name(item["output"], names[item["comp"]])
-               for item in doc["renderQueue"] if not output_format(item["format"]).is_sequence]
+    named = [(item["output"], names[item["comp"]])
+             for item in doc["renderQueue"] if not output_format(item["format"]).is_sequence]
     for fmt in (name for name, spec in FORMATS.items() if not spec.is_sequence):
         default = resolve_output(None, fmt, engine.project_path, confined=False,
                                  working_directory=os.getcwd())
-        outputs += [expand_comp_name(default, name) for name in names.values()]
+        named += [(default, name) for name in names.values()]
+    outputs = []
+    for pattern, comp_name in named:
+        try:
+            outputs.append(expand_comp_name(pattern, comp_name))
+        except OutputNameError:
+            continue
     return list(dict.fromkeys(outputs))
 
 

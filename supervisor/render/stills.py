@@ -16,8 +16,8 @@ from __future__ import annotations
 import os
 
 from protocol.wire.frames import OUT_OF_MEMORY
-from protocol.model.output_names import (expand_comp_name, frame_path, project_folder,
-                                         split_extension)
+from protocol.model.output_names import (OutputNameError, expand_comp_name, frame_path,
+                                         project_folder, split_extension)
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
 from supervisor.render.frame_choice import frame_at
@@ -91,7 +91,10 @@ def _comp(document: dict, ref) -> dict:
 def still_path(engine, comp: dict, number: int, path: str | None) -> str:
     """The file a still goes to: `path` (a file, or a pattern whose [####] is the frame
     number; relative to the project's folder), or [compName]_[#####].png there."""
-    pattern = expand_comp_name(path if path is not None else DEFAULT_STILL, comp["name"])
+    try:
+        pattern = expand_comp_name(path if path is not None else DEFAULT_STILL, comp["name"])
+    except OutputNameError as error:
+        raise CommandError(f"{error}.") from None
     if not split_extension(pattern)[1]:
         pattern += ".png"
     if not os.path.isabs(pattern):
