@@ -171,6 +171,36 @@ def frame_paths(pattern: str, frames: Iterable[int],
     return {frame: frame_path(pattern, frame, start_number) for frame in frames}
 
 
+def frames_share_one_file(output: str, fmt: str, count: int) -> bool:
+    """Whether an item writes `count` frames of an image sequence to an output without a
+    frame number field: each frame would overwrite the last in that one file."""
+    return output_format(fmt).is_sequence and count > 1 and not is_pattern(output)
+
+
+def add_frame_fields(document: dict) -> list[str]:
+    """Give each queue item of `document` whose frames would share one file
+    (`frames_share_one_file`: a project file written by hand or by another tool) a frame
+    field, as `with_frame_field` gives a new item, in place; a sentence for each."""
+    comps = {comp["id"]: comp for comp in document.get("comps", [])}
+    warnings = []
+    for item in document.get("renderQueue", []):
+        comp = comps.get(item.get("comp"))
+        if comp is None:
+            continue
+        try:
+            count = len(frames_of(item.get("frames"),
+                                  frame_count(comp["duration"], comp["frameRate"])))
+        except ValueError:
+            continue  # a bad frame spec: the render refuses it with its own sentence
+        if frames_share_one_file(item["output"], item["format"], count):
+            given, item["output"] = item["output"], with_frame_field(item["output"])
+            warnings.append(f"{item['id']}'s output {given} had no frame number field, so "
+                            f"each of its {count} frames would have overwritten the last; it "
+                            f"now writes {item['output']} (renderQueue.set gives it another "
+                            "output)")
+    return warnings
+
+
 # --- formats and resolution ---------------------------------------------------------------------
 
 def format_for_output(output: str | None, fmt: str | None) -> str:

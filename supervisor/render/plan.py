@@ -4,7 +4,8 @@ how its frames are split into chunks for the render workers.
 The order of decisions is docs/outputs.md's and docs/rendering.md's:
 1. items refused for a reason of their own (codecOptions off the format's list, missing
    footage, an output outside the write roots, template values that cannot be used, an
-   output naming a param without a value or whose fields make no safe name) are reported failed, naming the option, the file or
+   output naming a param without a value or whose fields make no safe name, an image sequence
+   whose frames would share one file) are reported failed, naming the option, the file or
    the param, and take no part; an item with template values is planned against its own
    document (supervisor/render/item_snapshots.py);
 2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
@@ -35,7 +36,8 @@ from protocol.model.keyframes import frame_count
 from protocol.model.layers import FOOTAGE_TYPES
 from protocol.model.output_formats import output_format
 from protocol.model.output_names import (OutputNameError, expand_fields, find_clash,
-                                         frame_path, planned_output, unknown_fields)
+                                         frame_path, frames_share_one_file, planned_output,
+                                         unknown_fields)
 from protocol.model.template_params import item_fields
 from supervisor.engine.footage_probe import ProbeError, is_missing, probe
 from supervisor.render.inputs import ProjectInputs
@@ -244,6 +246,10 @@ def _with_rows_footage(document: dict, plans: list[ItemPlan]) -> dict:
 
 def _refusal(document: dict, plan: ItemPlan, check_write, item: dict,
              relink_hint: str) -> str | None:
+    if frames_share_one_file(plan.output, plan.format, len(plan.frames)):
+        return (f"{plan.id} was not rendered: its output {plan.output} has no frame number "
+                f"field, so each of its {len(plan.frames)} frames would overwrite the last; "
+                "give it an output with one ([####]) with renderQueue.set.")
     unnamed = unknown_fields(item["output"], item_fields(document, item))
     if unnamed:
         return (f"{plan.id} was not rendered: its output {item['output']} names "
