@@ -12,7 +12,10 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         └── the item's last task in: join the video's segments and its sound track (stream
             copy), or put a wav's track in place, and keep the output
     run() joins the threads, then removes every recorded file of an item not done, except the
-    frames of a failed item's chunks that finished (a stopped item keeps nothing).
+    frames it keeps for a rerun with skipExisting: a failed item's from chunks that finished,
+    and, on a farm node (`keep_stopped`: a preempted task is resumed, not started over), a
+    stopped item's every frame a worker reported written (each complete: a frame appears by
+    rename). A video keeps its finished segments in its cache (segment_cache.py).
 
 Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
 worker stops at its next frame (or is killed after the teardown grace), and the threads end.
@@ -49,8 +52,10 @@ RETRYABLE = ("died", "wedged")
 class ItemRun:
     """One item's state during the render."""
 
-    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None) -> None:
+    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None,
+                 keep_stopped: bool = False) -> None:
         self.plan = plan
+        self.keep_stopped = keep_stopped  # a stopped sequence keeps its reported frames
         self.opened = OpenedFiles()
         self.cache = cache  # a video's finished segments (segment_cache.py)
         self.segments: dict[int, str | None] = {}
@@ -63,6 +68,7 @@ class ItemRun:
         # Chunks whose every frame was drawn right (no footage missing): their frames stay
         # even when another chunk fails the item, so a rerun with skipExisting picks up there.
         self.finished_chunks: list[Chunk] = []
+        self.reported: set[int] = set()  # frames a worker said it wrote (each is whole)
         self.skipped_frames = 0
         self.cached_frames: set[int] = set()  # a resumed video's, from its segment cache
         self.started = False
@@ -100,12 +106,19 @@ class ItemRun:
         name = self.plan.comp["name"]
         return self.plan.id if self.plan.id == name else f"{self.plan.id} ({name})"
 
+    def kept_frames(self) -> list[int]:
+        """The frames an item keeps: a failed one those of its chunks that finished (a
+        failing chunk's may be drawn without their footage), a stopped sequence every frame a
+        worker reported written or none (keep_stopped), a done one all of them."""
+        if self.finished:
+            return [number for chunk in self.finished_chunks for number in chunk.frames]
+        return sorted(self.reported) if self.plan.is_sequence and self.keep_stopped else []
+
     def kept_files(self) -> list[str]:
-        """The files a failed item keeps: the frames of its chunks that finished."""
+        """The frames of a sequence item that did not complete kept for a rerun."""
         if not self.plan.is_sequence:
             return []
-        return [self.plan.frame_file(number)
-                for chunk in self.finished_chunks for number in chunk.frames]
+        return [self.plan.frame_file(number) for number in self.kept_frames()]
 
     def report(self) -> dict:
         """The item's entry in the render's report: what it wrote, what it found written
@@ -117,8 +130,7 @@ class ItemRun:
             entry["error"] = self.error
         if self.warnings:
             entry["warnings"] = list(self.warnings)
-        kept = [] if self.plan.is_sequence and self.status == "stopped" else \
-            [number for chunk in self.finished_chunks for number in chunk.frames]
+        kept = self.kept_frames()
         entry["framesWritten"] = len(kept)
         entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
         entry["failedFrames"] = spec_of(set(self.plan.frames) - set(kept) - self.cached_frames) \
@@ -136,7 +148,8 @@ class RenderRun:
     def __init__(self, pool: Pool, snapshot_id: str, document: dict, plans: list[ItemPlan],
                  on_progress: Callable[[int, int, str], None] | None = None,
                  on_item: Callable[[str, str, float], None] | None = None,
-                 kind: str = "render", cancel: Cancel | None = None) -> None:
+                 kind: str = "render", cancel: Cancel | None = None,
+                 keep_stopped: bool = False) -> None:
         self.pool = pool
         self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
         self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
@@ -153,7 +166,7 @@ class RenderRun:
                 contents[id(drawn)] = content_key(drawn)
             return SegmentCache(plan, contents[id(drawn)])
 
-        self.items = [ItemRun(plan, cache_for(plan)) for plan in plans]
+        self.items = [ItemRun(plan, cache_for(plan), keep_stopped) for plan in plans]
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
             for index, chunk in item.tasks())
@@ -209,9 +222,8 @@ class RenderRun:
             for thread in threads:
                 thread.join()
             for item in self.items:
-                if item.status == "failed":
-                    item.opened.keep(item.kept_files())  # only the failing chunks' files go
                 if item.status != "done":
+                    item.opened.keep(item.kept_files())
                     item.opened.remove_all()
                 if not item.finished:
                     item.status = "stopped"
@@ -358,6 +370,7 @@ class RenderRun:
         with self._lock:
             if item.plan.is_sequence:
                 item.opened.add(item.plan.frame_file(number))
+                item.reported.add(number)
             item.attempt_frames[index] += 1
             if item.attempt_frames[index] <= item.counted.get(index, 0):
                 return  # a retried chunk redoing frames already counted
