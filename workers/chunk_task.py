@@ -6,7 +6,7 @@ snapshot's render plan (prepared for the chunk's frames at once), into one reuse
 it to the exporter (frames to their files, or a video segment), and reports each written frame
 as progress. It checks for cancellation before every frame, so a cancel stops
 the worker at its next frame; on cancel or failure it removes what it created itself (on
-cancel, a sequence's finished frames excepted), and the supervisor's record covers a worker
+cancel on a farm node, a sequence's finished frames excepted), and the supervisor's record covers a worker
 killed before it could.
 
 Never writes anything but the files `chunk_paths` names for this chunk.
@@ -31,7 +31,8 @@ from workers.tasks import TaskError, task
 @task("render_chunk")
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
-    format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber.
+    format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber,
+    keepStopped.
     Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
@@ -77,9 +78,9 @@ def render_chunk(job):
                                skip_existing=bool(spec.get("skipExisting")),
                                on_frame=on_frame, start_number=start_number)
     except Cancelled:
-        # A stopped sequence keeps its whole frames for a rerun with skipExisting; which of
-        # them stay is the supervisor's to decide (supervisor/render/run.py).
-        if output_format(spec["format"]).is_sequence:
+        # On a farm node a stopped sequence keeps its whole frames for a rerun with
+        # skipExisting; which of them stay is the supervisor's to decide (render/run.py).
+        if spec.get("keepStopped") and output_format(spec["format"]).is_sequence:
             opened.keep([frame_path(spec["output"], number, start_number)
                          for number in written])
         opened.remove_all()

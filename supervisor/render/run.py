@@ -305,7 +305,8 @@ class RenderRun:
             with self._lock:
                 item.attempt_frames[index] = 0
             task, payload = (("audio_mix", sound_payload(item.plan, chunk)) if index == SOUND
-                             else ("render_chunk", chunk_payload(item.plan, chunk)))
+                             else ("render_chunk", chunk_payload(item.plan, chunk,
+                                                                 item.keep_stopped)))
             # An item rendering template values draws its own document (render/plan.py).
             snapshot_id, document = item.plan.snapshot or (self.snapshot_id, self.document)
             try:
@@ -459,9 +460,10 @@ class RenderRun:
         return (item.written + item.skipped_frames) / total if total else 1.0
 
 
-def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
-    """The render_chunk job for one chunk of an item (workers/chunk_task.py)."""
-    return {"comp": plan.comp["id"], "frames": list(chunk.frames),
+def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> dict:
+    """The render_chunk job for one chunk of an item (workers/chunk_task.py); `keep_stopped`:
+    a cancelled worker leaves the frames it finished (ItemRun.keep_stopped)."""
+    return {"comp": plan.comp["id"], "frames": list(chunk.frames), "keepStopped": keep_stopped,
             "firstIndex": chunk.first_index, "token": chunk.token,
             "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
             "output": plan.output, "frameRate": plan.frame_rate,
