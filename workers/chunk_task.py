@@ -9,7 +9,8 @@ the worker at its next frame; on cancel or failure it removes what it created it
 cancel on a farm node, a sequence's finished frames excepted), and the supervisor's record covers a worker
 killed before it could.
 
-Never writes anything but the files `chunk_paths` names for this chunk.
+Never writes anything but the files `chunk_paths` names for this chunk, and only inside the
+output folder the supervisor checked (workers/exporter/output_folders.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from protocol.model.output_names import frame_path
 from workers.compositor import render_frame
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import FolderReplaced, OutputFolder
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
@@ -32,7 +34,7 @@ from workers.tasks import TaskError, task
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
     format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber,
-    keepStopped.
+    keepStopped, folder (the held output folder's identity: output_folders.py).
     Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
@@ -65,7 +67,11 @@ def render_chunk(job):
             missing.update(frame.missing)
             yield frame.pixels
 
-    opened = OpenedFiles()
+    try:
+        held = OutputFolder.of_job(spec)
+    except FolderReplaced as error:
+        raise TaskError(str(error)) from None
+    opened = OpenedFiles(held=held)
     written: list[int] = []
 
     def on_frame(number: int) -> None:
@@ -91,4 +97,7 @@ def render_chunk(job):
     except BaseException:
         opened.remove_all()
         raise
+    finally:
+        if held is not None:
+            held.close()
     return {"segment": segment, "missing": sorted(missing), "frames": len(chunk.frames)}

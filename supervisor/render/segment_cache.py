@@ -42,6 +42,7 @@ from supervisor.engine.footage_reads import files_of
 from workers.compositor.fonts import family_faces
 from workers.compositor.frame import output_size
 from workers.exporter import Chunk, OpenedFiles
+from workers.exporter.output_folders import OutputFolder
 from workers.exporter.video_encoders import encoder_setup
 
 log = logging.getLogger("rendervisor.render")
@@ -102,24 +103,24 @@ def drawing_versions() -> list[str]:
     return versions + [json.dumps(av.library_versions, sort_keys=True)]
 
 
-def remove_cache(output: str) -> int:
-    """Remove the cache folder of `output`: its segment files, then the folder if that leaves
-    it empty. The number of segments removed."""
+def remove_cache(output: str, held: OutputFolder) -> int:
+    """Remove the cache folder of `output` (in the output's folder, `held`): its segment
+    files, then the folder if that leaves it empty. The number of segments removed."""
     folder = cache_folder(output)
     try:
-        names = os.listdir(folder)
-    except (FileNotFoundError, NotADirectoryError):
-        return 0
+        names = held.names(folder)
+    except (FileNotFoundError, NotADirectoryError, OSError):
+        return 0  # none, or a link standing at its name: not ours to follow
     removed = 0
     for name in names:
         if SEGMENT_NAME.match(name):
             try:
-                os.unlink(os.path.join(folder, name))
+                held.unlink(os.path.join(folder, name))
                 removed += 1
             except FileNotFoundError:
                 pass
     try:
-        os.rmdir(folder)
+        held.rmdir(folder)
     except OSError:
         pass  # something not ours is in it: left for its owner
     return removed
@@ -149,12 +150,12 @@ class SegmentCache:
         cached = self.path(chunk)
         try:
             opened.make_folders(cached)
-            os.replace(segment, cached)
+            opened.rename(segment, cached)
         except OSError as error:
             log.warning("segment %s could not be kept in %s (%s); a rerun renders it again",
                         segment, self.folder, error)
             return segment
-        opened.forget(segment)
+        opened.forget(cached)  # the cache's now, not this render's to take back
         return cached
 
 

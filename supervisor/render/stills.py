@@ -53,7 +53,8 @@ def save_frame_as(service, engine, params: dict, work: Work | None) -> dict:
                            f"is missing: {', '.join(missing)}; re-link it with footage.replace.")
     plan = single_item_plan("still", comp, "png", path, [number], workers=1)
     run = RenderRun(service.pool, snapshot_id, document, [plan], kind="preview",
-                    cancel=work.cancel.child() if work is not None else None)
+                    cancel=work.cancel.child() if work is not None else None,
+                    check_write=lambda path: engine.check_path(path, "write"))
     report = run.run()
     if work is not None:
         work.cancel.check()
