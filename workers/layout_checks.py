@@ -34,6 +34,7 @@ from protocol.model.transforms import is_visible, layer_matrix, layer_opacity, m
 from workers.compositor import render_frame
 from workers.compositor.layer_boxes import content_rect
 from workers.compositor.text_layout import box_overflow, lay_out
+from workers.exporter.deep_pixels import as_8_bits
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for
 from workers.tasks import TaskError, task
@@ -87,8 +88,8 @@ def layout_check(job):
     for layer in texts:
         job.cancel.check()
         if whole is None:
-            whole = render_frame(document, comp["id"], time, footage=FOOTAGE,
-                                 scale=contrast_scale(comp)).pixels
+            whole = as_8_bits(render_frame(document, comp["id"], time, footage=FOOTAGE,
+                                           scale=contrast_scale(comp)).pixels)
         ratio = text_contrast(document, comp, layer, time, whole)
         if ratio is not None and ratio < MIN_CONTRAST:
             findings.append(finding(layer, time, "lowContrast", (
@@ -222,8 +223,9 @@ def text_contrast(document: dict, comp: dict, layer: dict, time: float,
                   for other in comp["layers"]]
         changed = dict(document, comps=[dict(c, layers=layers) if c is comp else c
                                         for c in document["comps"]])
-        return render_frame(changed, comp["id"], time, footage=FOOTAGE,
-                            scale=contrast_scale(comp), transparent=transparent).pixels
+        return as_8_bits(render_frame(changed, comp["id"], time, footage=FOOTAGE,
+                                      scale=contrast_scale(comp),
+                                      transparent=transparent).pixels)
 
     fill_alone = drawn(dict(layer["content"], stroke=None), others=False, transparent=True)
     coverage = fill_alone[..., 3]
