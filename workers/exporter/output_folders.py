@@ -74,13 +74,13 @@ class OutputFolder:
 
     @classmethod
     def open(cls, folder: str, verify: Verify | None = None,
-             made: Callable[[str], None] | None = None) -> "OutputFolder":
-        """`folder` held, made when missing: the nearest existing folder opened by name, the
-        rest made and opened below it one at a time with O_NOFOLLOW (each told to `made`);
-        `verify` gets each one's real path, and refuses by raising."""
+             made: Callable[[str], None] | None = None, create: bool = True) -> "OutputFolder":
+        """`folder` held, made when missing (with `create`): the nearest existing folder opened
+        by name, the rest made and opened below it one at a time with O_NOFOLLOW (each told to
+        `made`); `verify` gets each one's real path, and refuses by raising."""
         folder = os.path.normpath(os.path.abspath(folder))
         head, missing = folder, []
-        while not os.path.isdir(head):
+        while create and not os.path.isdir(head):
             head, name = os.path.split(head)
             if not name:
                 break
