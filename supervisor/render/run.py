@@ -484,15 +484,15 @@ class RenderRun:
                 return
         with self._lock:
             # Segments the cache could not take are still this render's temporaries.
-            leftovers = OpenedFiles([path for path in item.segments.values()
-                                     if path is not None and path in item.opened],
-                                    held=item.folder)
+            uncached = OpenedFiles([path for path in item.segments.values()
+                                    if path is not None and path in item.opened],
+                                   held=item.folder)
             # Kept even if a stop came in meanwhile: the output is complete.
             item.opened.keep()
             item.status = "done"
             item.seconds = _since(item.started_at)
         if item.cache is not None:
-            leftovers.remove_all()
+            uncached.remove_all()
             remove_cache(plan.output, item.folder)
         self._settle(item)
         self._on_item(plan.id, "done", 1.0)
