@@ -24,7 +24,8 @@ from protocol.model.template_params import (ParamError, TargetError, find_param,
                                             names_listed, resolved_values)
 from supervisor.engine.commands.lookup import find_comp, find_item
 from supervisor.engine.commands.overview import item_summary
-from supervisor.engine.commands.registry import COMP_REF, ITEM_REF, OUTPUT_PATH, command, formatted
+from supervisor.engine.commands.registry import (COMP_REF, ITEM_REF, OUTPUT_PATH, command,
+                                                 formatted, probes_given)
 from supervisor.errors import CommandError
 from supervisor.engine.commands.render import render_command
 from supervisor.engine.template_values import checked_values
@@ -161,7 +162,8 @@ def _set_options(item: dict, params: dict) -> None:
          "its sound (audio, audioCodec, audioBitrate) and template params (values for the "
          "project's params, for this item only). Returns {item, output} with output resolved "
          "to an absolute path or pattern ([param:NAME] fills in a param's value).",
-         {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
+         {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",),
+         waits_on=probes_given("params"))
 def queue_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
@@ -187,7 +189,8 @@ def queue_add(engine, params, work):
          "Change a queue item's comp, output, format, frames, skipExisting, codecOptions, "
          "sound (audio, audioCodec, audioBitrate; null returns one to its default) or params "
          "(replacing the item's values); the item is queued again.",
-         {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
+         {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",),
+         waits_on=probes_given("params"))
 def queue_set(engine, params, work):
     doc = engine.doc
     item = find_item(doc, params["item"])
@@ -276,8 +279,10 @@ render_command(
     "renderQueue.render", "Render the queue",
     "Render every queued item. wait (default true) blocks until done, with progress, and returns "
     "{completed, failed, items: [{item, status, output, error?}]}; wait false returns the ids "
-    "being rendered at once (poll renderQueue.list, stop with renderQueue.stop). Only one render "
-    "runs at a time.",
+    "being rendered and a job at once (follow it with the render_status tool, or poll "
+    "renderQueue.list; stop with renderQueue.stop). A render longer than a few seconds is "
+    "better started with the render_start tool: a host may cut a long request off. Only one "
+    "render runs at a time.",
     {"wait": {"type": "boolean", "description": "block until done (default true)"}},
     method="render")
 
