@@ -5,10 +5,12 @@ create before sending it here; this task draws each frame with the compositor, f
 snapshot's render plan (prepared for the chunk's frames at once), into one reused array, hands
 it to the exporter (frames to their files, or a video segment), and reports each written frame
 as progress. It checks for cancellation before every frame, so a cancel stops
-the worker at its next frame; on cancel or failure it removes what it created itself, and the
-supervisor's record covers a worker killed before it could.
+the worker at its next frame; on cancel or failure it removes what it created itself (on
+cancel on a farm node, a sequence's finished frames excepted), and the supervisor's record covers a worker
+killed before it could.
 
-Never writes anything but the files `chunk_paths` names for this chunk.
+Never writes anything but the files `chunk_paths` names for this chunk, and only inside the
+output folder the supervisor checked (workers/exporter/output_folders.py).
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import numpy as np
 
 from protocol.cancel import Cancelled
 from protocol.model.keyframes import frame_time
+from protocol.model.output_formats import output_format
+from protocol.model.output_names import frame_path
 from workers.compositor import render_frame
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import FolderReplaced, OutputFolder
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
@@ -28,7 +33,8 @@ from workers.tasks import TaskError, task
 @task("render_chunk")
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
-    format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber.
+    format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber,
+    keepStopped, folder (the held output folder's identity: output_folders.py).
     Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
@@ -40,6 +46,7 @@ def render_chunk(job):
     chunk = Chunk(tuple(spec["frames"]), spec["firstIndex"], spec["token"],
                   keyframe_interval=int(spec["keyframeInterval"]))
     scale = float(spec.get("scale", 1.0))
+    start_number = int(spec.get("startNumber", 0))
     transparent = bool(spec.get("transparent", False))
     rate = comp["frameRate"]
     missing: set[str] = set()
@@ -60,14 +67,28 @@ def render_chunk(job):
             missing.update(frame.missing)
             yield frame.pixels
 
-    opened = OpenedFiles()
+    try:
+        held = OutputFolder.of_job(spec)
+    except FolderReplaced as error:
+        raise TaskError(str(error)) from None
+    opened = OpenedFiles(held=held)
+    written: list[int] = []
+
+    def on_frame(number: int) -> None:
+        written.append(number)
+        job.progress(number)
+
     try:
         segment = export_chunk(chunk, rendered(), spec["format"], spec["output"],
                                spec["frameRate"], spec.get("codecOptions") or {}, opened,
                                skip_existing=bool(spec.get("skipExisting")),
-                               on_frame=job.progress,
-                               start_number=int(spec.get("startNumber", 0)))
+                               on_frame=on_frame, start_number=start_number)
     except Cancelled:
+        # On a farm node a stopped sequence keeps its whole frames for a rerun with
+        # skipExisting; which of them stay is the supervisor's to decide (render/run.py).
+        if spec.get("keepStopped") and output_format(spec["format"]).is_sequence:
+            opened.keep([frame_path(spec["output"], number, start_number)
+                         for number in written])
         opened.remove_all()
         raise
     except (CodecOptionError, SegmentError, JoinError, ValueError, OSError) as error:
@@ -76,4 +97,7 @@ def render_chunk(job):
     except BaseException:
         opened.remove_all()
         raise
+    finally:
+        if held is not None:
+            held.close()
     return {"segment": segment, "missing": sorted(missing), "frames": len(chunk.frames)}

@@ -280,10 +280,15 @@ def build_parser() -> Parser:
     studio.set_defaults(workers=cores)
 
     clean = commands.add_parser(
-        "clean", help="remove the segments interrupted video renders left",
+        "clean", help="remove the segments and temporaries interrupted renders left",
         description="Remove the finished segments that interrupted video renders of a project "
-        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments).")
+        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments), and "
+        "the temporaries renders that were killed left (.OUTPUT.TOKEN.part), beside the "
+        "project's outputs and the --output pattern given.")
     clean.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    clean.add_argument("--output", metavar="PATTERN",
+                       help="also clean beside this output or pattern, as render --output "
+                       "named it (out/b_[####].png, out/v.mp4)")
 
     listing = commands.add_parser("commands", help="list the engine commands",
                                   description="List the engine commands an agent can run.")

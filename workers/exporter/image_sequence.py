@@ -88,10 +88,9 @@ def write_image(data: bytes, final_path: str, opened: OpenedFiles,
     """Write one encoded frame to `final_path` through a recorded temporary (named with
     `token`, see temporary_path)."""
     opened.make_folders(final_path)
-    temporary = opened.add(temporary_path(final_path, token=token))
+    temporary = temporary_path(final_path, token=token)
     # O_EXCL: a temporary name that somehow exists belongs to someone else; never write into it.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    with os.fdopen(fd, "wb") as file:
+    with os.fdopen(opened.create(temporary), "wb") as file:
         file.write(data)
     publish(temporary, final_path, opened)
 

@@ -17,6 +17,7 @@ of the worker count, so every split of one video uses the same grid.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import fd_path
 from workers.exporter.pixels import check_frame
 from workers.exporter.video_encoders import (INTRA_ONLY, configure, encoder_setup,
                                              fresh_encoder, refused, stamp)
@@ -125,8 +127,12 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
     height, width = first.shape[:2]
     setup = encoder_setup(fmt, width, height, frame_rate, codec_options)
     opened.make_folders(path)
-    opened.add(path)
-    container = av.open(path, "w", format=setup.container)
+    fd = opened.create(path)
+    try:
+        container = av.open(fd_path(fd), "w", format=setup.container)
+    except BaseException:
+        os.close(fd)
+        raise
     count = 0
     try:
         stream = container.add_stream(setup.format.codec, rate=setup.frame_rate)
@@ -192,6 +198,10 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
             container.close()
         except Exception:
             pass  # a half-written file may not close cleanly; the first error is the one to tell
+        os.close(fd)
         raise
-    container.close()
+    try:
+        container.close()
+    finally:
+        os.close(fd)
     return Segment(path, first_frame_index, count)

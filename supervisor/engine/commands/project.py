@@ -10,6 +10,7 @@ import os
 
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.document import dumps, new_document
+from protocol.model.output_names import add_frame_fields
 from supervisor.engine.commands.overview import project_info
 from supervisor.engine.commands.registry import READ_PATH, WRITE_PATH, command, formatted
 from supervisor.errors import CommandError
@@ -30,8 +31,9 @@ def project_new(engine, params, work):
 
 @command("project.open", "Open project",
          "Open a saved project file (.rvproj); footage whose file is gone is listed by name in "
-         "missingFootage rather than failing the open, and queue items whose codecOptions will "
-         "be refused at render are named in warnings.",
+         "missingFootage rather than failing the open; queue items whose codecOptions will "
+         "be refused at render, and image sequences given the frame number field their "
+         "output lacked, are named in warnings.",
          {"path": formatted(READ_PATH, "the project file")}, required=("path",),
          kind="history", waits_on="probe")
 def project_open(engine, params, work):
@@ -46,7 +48,7 @@ def project_open(engine, params, work):
     engine.replace_document(doc, path)
     info = project_info(engine)
     info["missingFootage"] = [f["name"] for f in doc["footage"] if is_missing(f)]
-    warnings = refused_codec_options(doc)
+    warnings = add_frame_fields(doc) + refused_codec_options(doc)
     if warnings:
         info["warnings"] = warnings
     return info

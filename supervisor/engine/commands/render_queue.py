@@ -18,8 +18,8 @@ from protocol.model.frame_spec import frame_ranges
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
 from protocol.model.values import check_value
-from protocol.model.output_names import (OutputNameError, format_for_output, output_for_new_item,
-                                   resolve_output, unknown_fields)
+from protocol.model.output_names import (OutputNameError, expand_fields, format_for_output,
+                                         output_for_new_item, resolve_output, unknown_fields)
 from protocol.model.template_params import (ParamError, TargetError, find_param, item_fields,
                                             names_listed, resolved_values)
 from supervisor.engine.commands.lookup import find_comp, find_item
@@ -118,12 +118,18 @@ def _template_values(engine, given) -> dict:
 
 
 def _check_output_fields(engine, output: str, item: dict) -> None:
-    """Refuse an output whose [param:NAME] names no param, or one without a value here."""
-    for name in unknown_fields(output, item_fields(engine.doc, item)):
+    """Refuse an output whose [param:NAME] names no param, or one without a value here, or
+    whose fields filled in make no safe name (output_names.expand_fields)."""
+    fields = item_fields(engine.doc, item)
+    for name in unknown_fields(output, fields):
         why = (f"there is no param {name!r} (the params are {names_listed(engine.doc)})"
                if find_param(engine.doc, name) is None else
                f"{name} has no default and the item gives it no value")
         raise CommandError(f"output {output!r} names [param:{name}], but {why}.")
+    try:
+        expand_fields(output, find_comp(engine.doc, item["comp"])["name"], fields)
+    except OutputNameError as error:
+        raise CommandError(f"output {output!r}: {error}.") from None
 
 
 def _codec_options(options, format: str, owner: str) -> dict:
@@ -210,7 +216,7 @@ def queue_set(engine, params, work):
     _set_options(item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
-    if "params" in params or "output" in params:
+    if "params" in params or "output" in params or "comp" in params:
         _check_output_fields(engine, item["output"], item)
     # A new format needs options it accepts. Options left as they were stored (a project
     # file's, perhaps) are not refused here but by the render, item by item.
