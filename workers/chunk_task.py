@@ -18,6 +18,7 @@ import numpy as np
 from protocol.cancel import Cancelled
 from protocol.model.keyframes import frame_time
 from workers.compositor import render_frame
+from workers.compositor.cube_files import LutError
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
 from workers.render_tasks import FOOTAGE
@@ -45,7 +46,10 @@ def render_chunk(job):
     missing: set[str] = set()
     buffer: list[np.ndarray] = []
     # One plan per snapshot and comp, its matrices and opacities evaluated for the whole chunk.
-    plan = plan_for(spec, comp["id"], FOOTAGE)
+    try:
+        plan = plan_for(spec, comp["id"], FOOTAGE)
+    except LutError as error:  # a LUT an effect reads at compile time
+        raise TaskError(str(error)) from None
     plan.prepare([frame_time(number, rate) for number in chunk.frames], reused_out=True)
 
     def rendered():

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from protocol.model.audio import AUDIO_PROPERTIES, SAMPLE_RATES, SOUNDING_TYPES, layer_audio
 from protocol.model.codec_options import CodecOptionRefused, check_audio_options
-from protocol.model.effects import EFFECTS, default_params
+from protocol.model.effects import EFFECTS, STATIC_KINDS, default_params
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.model.keyframes import check_interpolation, frame_count, is_animated
 from protocol.model.layers import (ATTRIBUTES, CONTENT, FOOTAGE_TYPES, LATER_ATTRIBUTES,
@@ -526,7 +526,9 @@ def check_effect(effect: Any, place: str) -> dict:
     _check_keys(effect["params"], where, required=(), optional=tuple(spec))
     params = default_params(effect["effect"])
     for key, value in effect["params"].items():
-        params[key] = check_property(spec[key][0], value, f"{where}.{key}")
+        kind = spec[key][0]
+        params[key] = check_property(kind, value, f"{where}.{key}",
+                                     animatable=kind not in STATIC_KINDS)
     effect["params"] = params
     return effect
 

@@ -52,6 +52,7 @@ from supervisor.work import Work
 from supervisor.engine.commands.render import available as render_available
 from supervisor.engine.footage_reads import check_document
 from supervisor.engine.font_files import check_font_files
+from supervisor.engine.lut_files import check_lut_files
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -235,6 +236,7 @@ class Engine:
         if self.confined:
             check_document(self, document)
             check_font_files(self, document)
+            check_lut_files(self, document)
         return snapshot_id, document
 
     def document_text(self) -> str:
