@@ -18,6 +18,7 @@ import numpy as np
 from protocol.cancel import Cancelled
 from protocol.model.keyframes import frame_time
 from workers.compositor import render_frame
+from workers.compositor.color_management import SCENE_LINEAR, ColorError, View
 from workers.compositor.cube_files import LutError
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
@@ -30,7 +31,7 @@ from workers.tasks import TaskError, task
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
     format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber.
-    Result: {segment, missing, frames}."""
+    display, view (a colour-managed project's output). Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
@@ -48,8 +49,9 @@ def render_chunk(job):
     # One plan per snapshot and comp, its matrices and opacities evaluated for the whole chunk.
     try:
         plan = plan_for(spec, comp["id"], FOOTAGE)
-    except LutError as error:  # a LUT an effect reads at compile time
+    except (LutError, ColorError) as error:  # a LUT or a colour config read at compile time
         raise TaskError(str(error)) from None
+    view = output_view(spec)
     plan.prepare([frame_time(number, rate) for number in chunk.frames], reused_out=True)
 
     def rendered():
@@ -57,7 +59,7 @@ def render_chunk(job):
             job.cancel.check()
             frame = render_frame(document, comp["id"], frame_time(number, rate),
                                  footage=FOOTAGE, scale=scale, transparent=transparent,
-                                 out=buffer[0] if buffer else None, plan=plan)
+                                 out=buffer[0] if buffer else None, plan=plan, view=view)
             if not buffer:
                 # One array for the whole chunk: each frame is encoded before the next is drawn.
                 buffer.append(frame.pixels)
@@ -70,7 +72,8 @@ def render_chunk(job):
                                spec["frameRate"], spec.get("codecOptions") or {}, opened,
                                skip_existing=bool(spec.get("skipExisting")),
                                on_frame=job.progress,
-                               start_number=int(spec.get("startNumber", 0)))
+                               start_number=int(spec.get("startNumber", 0)),
+                               scene_linear=plan.ctx.managed is not None and view.scene_linear)
     except Cancelled:
         opened.remove_all()
         raise
@@ -81,3 +84,11 @@ def render_chunk(job):
         opened.remove_all()
         raise
     return {"segment": segment, "missing": sorted(missing), "frames": len(chunk.frames)}
+
+
+def output_view(spec: dict) -> View:
+    """How a colour-managed project's frames leave its working space for this item: through
+    the item's display and view, or, for EXR without either, not at all (scene-linear)."""
+    if spec["format"] == "exr" and not spec.get("display") and not spec.get("view"):
+        return SCENE_LINEAR
+    return View(spec.get("display"), spec.get("view"))

@@ -73,3 +73,22 @@ def test_a_lut_outside_the_roots_is_refused_when_set_and_when_a_project_brings_o
     with pytest.raises(CommandError, match="layer 'S' of comp 'Main' cannot be drawn: its lut "
                                            "effect's file: .*outside the read roots"):
         engine.snapshot()
+
+
+def test_a_colour_config_file_outside_the_roots_is_refused_when_set_and_when_drawn(roots,
+                                                                                  tmp_path):
+    outside = tmp_path / "show.ocio"
+    outside.write_text("ocio_profile_version: 2\n")
+    inside = roots[0] / "show.ocio"
+    inside.write_text("ocio_profile_version: 2\n")
+    engine = confined_engine(*roots)
+    with pytest.raises(CommandError, match="outside the read roots"):
+        engine.run("project.set", {"colorManagement": {"config": str(outside)}})
+    engine.run("project.set", {"colorManagement": {"config": str(inside)}})
+    engine.snapshot()
+    opened = copy.deepcopy(engine.doc)
+    opened["colorManagement"]["config"] = str(outside)
+    engine.replace_document(opened, None)
+    with pytest.raises(CommandError, match="the project's OpenColorIO config cannot be read: "
+                                           ".*outside the read roots"):
+        engine.snapshot()

@@ -75,7 +75,8 @@ class RenderPlan:
         self.ctx = RenderContext.for_document(document, footage_cache, self._draw_source)
         self.comp = self.ctx.find_comp(comp_ref)
         # Whether the comp (and so each precomp drawn into it) is drawn in linear light.
-        depth = comp_depth(self.comp)
+        managed = self.ctx.managed
+        depth = comp_depth(self.comp, None if managed is None else managed.space)
         self.linear_light = depth is not None and depth.linear
         self._still_layers = still_layers
         self._plans: dict[str, CompPlan] = {}  # comp id -> its plan: this one and the sources
