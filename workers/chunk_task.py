@@ -27,11 +27,20 @@ from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
 
 
+# The display HDR10 frames are encoded for, as OpenColorIO's ACES configs name it.
+PQ_DISPLAY = "Rec.2100-PQ - Display"
+HDR_NEEDS_COLOR_MANAGEMENT = (
+    "HDR10 (colorTags bt2020-pq) needs pictures encoded with the PQ curve, which a "
+    "colour-managed project makes: set colorManagement with project.set (the item then shows "
+    f"on {PQ_DISPLAY}), or leave colorTags out for BT.709.")
+
+
 @task("render_chunk")
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
     format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber.
-    display, view (a colour-managed project's output). Result: {segment, missing, frames}."""
+    display, view (a colour-managed project's output), colorTags. Result: {segment, missing,
+    frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
@@ -52,6 +61,8 @@ def render_chunk(job):
     except (LutError, ColorError) as error:  # a LUT or a colour config read at compile time
         raise TaskError(str(error)) from None
     view = output_view(spec)
+    if spec.get("colorTags") == "bt2020-pq" and plan.ctx.managed is None:
+        raise TaskError(HDR_NEEDS_COLOR_MANAGEMENT)
     plan.prepare([frame_time(number, rate) for number in chunk.frames], reused_out=True)
 
     def rendered():
@@ -73,7 +84,8 @@ def render_chunk(job):
                                skip_existing=bool(spec.get("skipExisting")),
                                on_frame=job.progress,
                                start_number=int(spec.get("startNumber", 0)),
-                               scene_linear=plan.ctx.managed is not None and view.scene_linear)
+                               scene_linear=plan.ctx.managed is not None and view.scene_linear,
+                               color_tags=spec.get("colorTags"))
     except Cancelled:
         opened.remove_all()
         raise
@@ -88,7 +100,11 @@ def render_chunk(job):
 
 def output_view(spec: dict) -> View:
     """How a colour-managed project's frames leave its working space for this item: through
-    the item's display and view, or, for EXR without either, not at all (scene-linear)."""
+    the item's display and view, or, for EXR without either, not at all (scene-linear). HDR10
+    (colorTags bt2020-pq) shows on the PQ display unless the item names another."""
     if spec["format"] == "exr" and not spec.get("display") and not spec.get("view"):
         return SCENE_LINEAR
-    return View(spec.get("display"), spec.get("view"))
+    display = spec.get("display")
+    if display is None and spec.get("colorTags") == "bt2020-pq":
+        display = PQ_DISPLAY
+    return View(display, spec.get("view"))

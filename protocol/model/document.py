@@ -99,9 +99,10 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 # Queue item keys stored only when given (an item without one has its default): resume (a
 # video takes the finished segments an earlier render left, default false), startNumber (a
 # sequence's file number for comp frame 0, default 0), display and view (a colour-managed
-# project's output transform, default the config's).
+# project's output transform, default the config's), colorTags (a video's, default bt709;
+# bt2020-pq is HDR10).
 ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole", "display": "string",
-                "view": "string"}
+                "view": "string", "colorTags": ("bt709", "bt2020-pq")}
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,

@@ -94,6 +94,7 @@ class ItemPlan:
     # A colour-managed project's display and view for this item (None: the config's default).
     display: str | None = None
     view: str | None = None
+    color_tags: str | None = None  # colorTags: bt709 (None) or bt2020-pq (HDR10)
 
     @property
     def is_sequence(self) -> bool:
@@ -214,7 +215,8 @@ def _item_plan(item: dict, comp: dict, fields: dict) -> ItemPlan:
     return ItemPlan(item["id"], comp, fmt, expand_fields(item["output"], comp["name"], fields),
                     frames, options, skip, scale, resume=skip or bool(item.get("resume")),
                     start_number=int(item.get("startNumber", 0)), fps=fps,
-                    display=item.get("display"), view=item.get("view"))
+                    display=item.get("display"), view=item.get("view"),
+                    color_tags=item.get("colorTags"))
 
 
 def at_rate(frames: list[int], comp_rate: float, rate: float) -> list[int]:

@@ -70,3 +70,24 @@ def test_footage_colour_space_and_item_display_and_view_are_names_of_the_config(
                                                    "Un-tone-mapped")
     with pytest.raises(CommandError, match="display 'P3' is not a display of the config"):
         engine.run("renderQueue.set", {"item": item["item"], "display": "P3"})
+
+
+def test_hdr10_color_tags_need_hevc_or_prores_and_a_managed_project(tmp_path):
+    engine = engine_with_comp()
+    add = {"comp": "Main", "output": str(tmp_path / "hdr.mp4"), "colorTags": "bt2020-pq"}
+    with pytest.raises(CommandError, match="needs pictures encoded with the PQ curve"):
+        engine.run("renderQueue.add", {**add, "format": "hevc"})
+    engine.run("project.set", {"colorManagement": {"config": "cg-config"}})
+    with pytest.raises(CommandError, match="tags HEVC or ProRes video, and this item is h264"):
+        engine.run("renderQueue.add", {**add, "format": "h264"})
+    engine.run("renderQueue.add", {**add, "format": "hevc"})
+    assert engine.doc["renderQueue"][0]["colorTags"] == "bt2020-pq"
+
+
+def test_hdr10_refuses_an_8_bit_pixel_format_in_the_exporter():
+    from workers.exporter.video_encoders import CodecOptionError, encoder_setup
+
+    setup = encoder_setup("hevc", 64, 36, 30, {}, "bt2020-pq")
+    assert setup.pix_fmt == "yuv420p10le" and setup.tags.name == "bt2020-pq"
+    with pytest.raises(CodecOptionError, match="needs 10-bit Y'CbCr, and pix_fmt yuv420p"):
+        encoder_setup("hevc", 64, 36, 30, {"pix_fmt": "yuv420p"}, "bt2020-pq")

@@ -78,3 +78,33 @@ def test_a_bad_lut_fails_its_item_with_the_line_it_stopped_at(session, tmp_path)
     assert f"the LUT file {bad} cannot be read at line 4: '0 one 0' are not all numbers" in \
         report["items"][0]["error"]
     assert not list(tmp_path.glob("b_*.png"))
+
+
+MASTERING = ("master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)"
+             "L(10000000,1):max-cll=1000,400")
+
+
+def test_hdr10_hevc_carries_bt2020_pq_tags_and_its_mastering_metadata(session, tmp_path):
+    render_one(session, {"comp": "Managed", "format": "hevc",
+                         "output": str(tmp_path / "hdr.mp4"), "colorTags": "bt2020-pq",
+                         "codecOptions": {"pix_fmt": "yuv444p10le",
+                                          "x265-params": f"lossless=1:{MASTERING}"}})
+    with av.open(str(tmp_path / "hdr.mp4")) as video:
+        stream = video.streams.video[0]
+        context = stream.codec_context
+        assert (context.color_primaries, context.color_trc, context.colorspace) == (9, 16, 9)
+        frames = list(video.decode(stream))
+    first = frames[0]
+    assert (first.color_primaries, first.color_trc, first.colorspace) == (9, 16, 9)
+    assert first.format.name == "yuv444p10le"
+    kinds = {str(data.type) for data in first.side_data}
+    assert any("MASTERING_DISPLAY" in kind for kind in kinds), kinds
+    assert any("CONTENT_LIGHT_LEVEL" in kind for kind in kinds), kinds
+    # The pictures are the PQ display's, converted with the BT.2020 matrix.
+    pq = expected(session, 1, View("Rec.2100-PQ - Display", None))
+    source = av.VideoFrame.from_ndarray(as_16_bits(pq), format="rgba64le")
+    reference = source.reformat(format="yuv444p10le", dst_colorspace="bt2020")
+    for plane, got in zip(reference.planes, frames[1].planes):
+        want = np.frombuffer(plane, np.uint16).reshape(plane.height, -1)
+        have = np.frombuffer(got, np.uint16).reshape(got.height, -1)
+        assert np.abs(want.astype(int) - have.astype(int)).max() <= 1

@@ -93,7 +93,8 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
                  frame_rate, codec_options: dict | None, opened: OpenedFiles,
                  skip_existing: bool = False,
                  on_frame: Callable[[int], None] | None = None,
-                 start_number: int = 0, scene_linear: bool = False) -> str | None:
+                 start_number: int = 0, scene_linear: bool = False,
+                 color_tags: str | None = None) -> str | None:
     """Write one chunk's rendered frames (RGBA arrays, in chunk.frames order) to `output`
     (the item's pattern or video path, `[compName]` already filled in).
 
@@ -101,7 +102,7 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
     segment next to `output`, whose path is returned for `join_segments`, encoded with the
     chunk's key frame interval. `on_frame` gets the comp frame number after each frame is
     written; a sequence's files are numbered from `start_number`; `scene_linear`: the frames
-    hold linear light, which EXR keeps as it is."""
+    hold linear light, which EXR keeps as it is; `color_tags`, a video's colorTags."""
     if output_format(fmt).is_sequence:
         write_sequence(zip(chunk.frames, rendered), output, fmt, codec_options, opened,
                        skip_existing, on_frame, chunk.token, start_number, scene_linear)
@@ -114,5 +115,5 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
             on_frame(numbers[index - chunk.first_index])
 
     encode_segment(rendered, chunk.first_index, frame_rate, fmt, codec_options, path, opened,
-                   chunk.keyframe_interval, progress)
+                   chunk.keyframe_interval, progress, color_tags)
     return path

@@ -51,6 +51,11 @@ ITEM_PARAMS = {
     "view": {"type": "string", "description": "the view of that display (default the "
              "display's default, an ACES tone map in the built-in configs; Un-tone-mapped "
              "keeps sRGB colours as they were drawn)"},
+    "colorTags": {"type": "string", "enum": ["bt709", "bt2020-pq"], "description": "the "
+                  "video's colour tags: bt709 (default), or bt2020-pq for HDR10 (hevc, "
+                  "10-bit, or prores; needs colorManagement, and shows on Rec.2100-PQ - "
+                  "Display unless display says otherwise; mastering metadata through "
+                  "x265-params master-display and max-cll)"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
                      'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
     "audio": {"type": ["boolean", "null"], "description": "carry the comp's sound (default, "
@@ -155,6 +160,15 @@ def _set_options(doc: dict, item: dict, params: dict) -> None:
                            f"{item['format']} writes one video file; leave it out, or choose "
                            "png or jpeg.")
     check_view(doc, item.get("display"), item.get("view"))
+    if item.get("colorTags", "bt709") != "bt709":
+        if item["format"] not in ("hevc", "prores"):
+            raise CommandError(f"colorTags {item['colorTags']} tags HEVC or ProRes video, and "
+                               f"this item is {item['format']}; choose hevc or prores, or "
+                               "leave colorTags out.")
+        if not doc.get("colorManagement"):
+            raise CommandError("colorTags bt2020-pq (HDR10) needs pictures encoded with the "
+                               "PQ curve, which a colour-managed project makes: set "
+                               "colorManagement with project.set first.")
 
 
 @command("renderQueue.add", "Queue a render",
