@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import os
 
-from supervisor.confinement.checked_files import NotRegularFile, open_regular
 from supervisor.confinement.roots import shown
+from supervisor.engine.named_files import named_file_size, snapshot_problem
 from supervisor.errors import CommandError
 from workers.compositor.color_management import (MAX_CONFIG_BYTES, ColorError, color_space_name,
                                                  display_view, is_builtin, linear_matrix,
@@ -63,22 +63,7 @@ def check_config(engine, config) -> str:
     if not os.path.isabs(config):
         raise CommandError(f"colorManagement.config {config!r} is neither a built-in config "
                            f"nor an absolute path; give {CONFIG_HINT}.")
-    path = os.path.normpath(config)
-    try:
-        fd = open_regular(path, lambda real: engine.check_path(real, "read"))
-    except NotRegularFile as error:
-        raise CommandError(f"the OpenColorIO config {shown(path)} is {error.kind}, not a file; "
-                           f"give {CONFIG_HINT}.") from None
-    except FileNotFoundError:
-        raise CommandError(f"the OpenColorIO config {shown(path)} does not exist; give "
-                           f"{CONFIG_HINT}.") from None
-    except OSError as error:
-        raise CommandError(f"the OpenColorIO config {shown(path)} cannot be read "
-                           f"({error.strerror}).") from None
-    try:
-        size = os.fstat(fd).st_size
-    finally:
-        os.close(fd)
+    path, size = named_file_size(engine, config, "the OpenColorIO config", "a .ocio file")
     if size > MAX_CONFIG_BYTES:
         raise CommandError(f"the OpenColorIO config {shown(path)} is over "
                            f"{MAX_CONFIG_BYTES >> 20} MiB, larger than any config.")
@@ -116,22 +101,11 @@ def check_config_file(engine, document: dict) -> None:
     settings = document.get("colorManagement")
     if not engine.confined or not settings or is_builtin(settings.get("config", "")):
         return
-    path = settings["config"]
-    try:
-        engine.check_path(path, "read")
-        os.close(open_regular(path, lambda real: engine.check_path(real, "read")))
-    except NotRegularFile as error:
-        _refuse(f"{shown(path)} is {error.kind}")
-    except CommandError as error:
-        _refuse(str(error).rstrip("."))
-    except OSError:
-        pass  # missing: the worker says so
-
-
-def _refuse(reason: str) -> None:
-    raise CommandError(f"the project's OpenColorIO config cannot be read: {reason}; set "
-                       "colorManagement to a config inside the roots with project.set, or to "
-                       "null.")
+    problem = snapshot_problem(engine, settings["config"])  # missing: the worker says so
+    if problem is not None:
+        raise CommandError(f"the project's OpenColorIO config cannot be read: {problem}; set "
+                           "colorManagement to a config inside the roots with project.set, or "
+                           "to null.")
 
 
 def _builtin(settings: dict | None):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 
-from supervisor.confinement.checked_files import NotRegularFile, open_regular
-from supervisor.errors import CommandError
 from supervisor.confinement.roots import shown
+from supervisor.engine.named_files import open_named_file, snapshot_problem
+from supervisor.errors import CommandError
 from workers.compositor.fonts import NotAFont, face_count
 
 # The largest font file read whole to check it: a CJK collection is about 33 MB, a color emoji
@@ -29,20 +29,7 @@ FONT_HINT = "a .ttf, .otf, .ttc, .woff or .woff2 file"
 
 def check_font_file(engine, path: str) -> str:
     """`path`, normalised, if it names a font file the session may read; CommandError else."""
-    if not os.path.isabs(path):
-        raise CommandError(f"fontFile must be an absolute path, got {path!r}; give the full "
-                           f"path of {FONT_HINT}.")
-    path = os.path.normpath(path)
-    try:
-        fd = open_regular(path, lambda real: engine.check_path(real, "read"))
-    except NotRegularFile as error:
-        raise CommandError(f"fontFile {shown(path)} is {error.kind}, not a font file; give "
-                           f"{FONT_HINT}.") from None
-    except FileNotFoundError:
-        raise CommandError(f"fontFile {shown(path)} does not exist; give {FONT_HINT}.") from None
-    except OSError as error:
-        raise CommandError(f"fontFile {shown(path)} cannot be read ({error.strerror}).") \
-            from None
+    path, fd = open_named_file(engine, path, "fontFile", FONT_HINT, "a font file")
     with os.fdopen(fd, "rb") as handle:
         raw = handle.read(MAX_FONT_FILE_BYTES + 1)
     if len(raw) > MAX_FONT_FILE_BYTES:
@@ -67,17 +54,10 @@ def check_font_files(engine, document: dict) -> None:
         for layer in comp.get("layers", []):
             path = (layer.get("content") or {}).get("fontFile") if layer.get("type") == "text" \
                 else None
-            if not isinstance(path, str):
-                continue
-            try:
-                engine.check_path(path, "read")
-                os.close(open_regular(path, lambda real: engine.check_path(real, "read")))
-            except NotRegularFile as error:
-                _refuse(comp, layer, f"{shown(path)} is {error.kind}")
-            except CommandError as error:
-                _refuse(comp, layer, str(error).rstrip("."))
-            except OSError:
-                pass  # missing: drawn in the default family, and doc_inspect says so
+            # Missing is no problem here: drawn in the default family, and doc_inspect says so.
+            problem = snapshot_problem(engine, path) if isinstance(path, str) else None
+            if problem is not None:
+                _refuse(comp, layer, problem)
 
 
 def _refuse(comp: dict, layer: dict, reason: str) -> None:

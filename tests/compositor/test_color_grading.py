@@ -31,6 +31,16 @@ def picture_of(tmp_path, rgb: np.ndarray) -> tuple[str, np.ndarray]:
     return path, rgb.astype(np.float32) / 255.0
 
 
+def looked_up(cube: str, source: np.ndarray,
+              interpolation=ocio.INTERP_TETRAHEDRAL) -> np.ndarray:
+    """`source` through OpenColorIO's own lookup of the .cube file."""
+    out = source.copy()
+    ocio.Config.CreateRaw().getProcessor(
+        ocio.FileTransform(src=cube, interpolation=interpolation)
+    ).getDefaultCPUProcessor().applyRGB(out)
+    return out
+
+
 def graded(path: str, size: tuple[int, int], effects: list, **settings) -> np.ndarray:
     """The picture at `path` under `effects`, in a comp of `settings` (bitDepth...)."""
     width, height = size
@@ -61,16 +71,9 @@ def test_a_lut_between_its_entries_is_the_tetrahedral_lookup_opencolorio_makes(t
     path, source = picture_of(tmp_path, rgb)
     frame = graded(path, (32, 24), [effect("fx", "lut", path=cube, amount=100)],
                    bitDepth="float")
-    expected = source.copy()
-    processor = ocio.Config.CreateRaw().getProcessor(
-        ocio.FileTransform(src=cube, interpolation=ocio.INTERP_TETRAHEDRAL))
-    processor.getDefaultCPUProcessor().applyRGB(expected)
-    assert np.abs(frame[..., :3] - expected).max() < 3e-5
+    assert np.abs(frame[..., :3] - looked_up(cube, source)).max() < 3e-5
     # and not a trilinear one, which differs inside the cells by far more
-    trilinear = source.copy()
-    ocio.Config.CreateRaw().getProcessor(
-        ocio.FileTransform(src=cube, interpolation=ocio.INTERP_LINEAR)
-    ).getDefaultCPUProcessor().applyRGB(trilinear)
+    trilinear = looked_up(cube, source, ocio.INTERP_LINEAR)
     assert np.abs(frame[..., :3] - trilinear).max() > 1e-3
 
 
@@ -78,10 +81,7 @@ def test_in_a_linear_light_comp_a_lut_looks_up_the_srgb_encoding_and_amount_mixe
     cube = write_cube(tmp_path / "look.cube", cube_table(SIZE))
     rgb = np.random.default_rng(3).integers(0, 256, (8, 8, 3), dtype=np.uint8)
     path, source = picture_of(tmp_path, rgb)
-    expected = source.copy()
-    ocio.Config.CreateRaw().getProcessor(
-        ocio.FileTransform(src=cube, interpolation=ocio.INTERP_TETRAHEDRAL)
-    ).getDefaultCPUProcessor().applyRGB(expected)
+    expected = looked_up(cube, source)
     linear = graded(path, (8, 8), [effect("fx", "lut", path=cube, amount=100)],
                     bitDepth="float", linearBlending=True)
     # The sRGB curve is taken there and back with Skia's pow, good to about 1e-4.
@@ -97,10 +97,7 @@ def test_an_8_bit_comp_gets_the_lut_within_a_level(tmp_path):
     cube = write_cube(tmp_path / "look.cube", cube_table(SIZE))
     rgb = np.random.default_rng(5).integers(0, 256, (8, 8, 3), dtype=np.uint8)
     path, source = picture_of(tmp_path, rgb)
-    expected = source.copy()
-    ocio.Config.CreateRaw().getProcessor(
-        ocio.FileTransform(src=cube, interpolation=ocio.INTERP_TETRAHEDRAL)
-    ).getDefaultCPUProcessor().applyRGB(expected)
+    expected = looked_up(cube, source)
     frame = graded(path, (8, 8), [effect("fx", "lut", path=cube, amount=100)])
     assert frame.dtype == np.uint8
     assert np.abs(frame[..., :3].astype(int) - np.rint(np.clip(expected, 0, 1) * 255)).max() <= 1

@@ -65,9 +65,9 @@ def test_a_lut_needs_an_absolute_path_to_a_file_whose_content_it_leaves_to_the_w
     add = {"comp": "Main", "layer": "Red", "effect": "lut"}
     with pytest.raises(CommandError, match="a lut effect needs params.path, the absolute path"):
         engine.run("effect.add", add)
-    with pytest.raises(CommandError, match="a lut effect's path must be absolute, got 'a.cube'"):
+    with pytest.raises(CommandError, match="a lut effect's path must be an absolute path, got 'a.cube'"):
         engine.run("effect.add", {**add, "params": {"path": "a.cube"}})
-    with pytest.raises(CommandError, match=f"the LUT {tmp_path} is a folder, not a file"):
+    with pytest.raises(CommandError, match=f"a lut effect's path {tmp_path} is a folder, not a file"):
         engine.run("effect.add", {**add, "params": {"path": str(tmp_path)}})
     with pytest.raises(CommandError, match="does not exist"):
         engine.run("effect.add", {**add, "params": {"path": str(tmp_path / "gone.cube")}})
