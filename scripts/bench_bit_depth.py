@@ -1,6 +1,8 @@
 """Frames a second of the compositor on the reference comp (examples/bench.rvproj: 1920x1080,
 3 s at 30 fps) at each bit depth, in one process, beside its 8-bit figure in the same run:
-`bitDepth` 8, 16 and "float", each with and without linear blending. Prints one JSON object.
+`bitDepth` 8, 16 and "float", each with and without linear blending, and colour-managed (the
+built-in cg-config's ACEScg, shown through its default display and view with OpenColorIO).
+Prints one JSON object.
 
     .venv/bin/python scripts/bench_bit_depth.py [--passes N]
 
@@ -26,14 +28,20 @@ from bench_render import load_project, timed  # noqa: E402
 from protocol.model.keyframes import frame_count  # noqa: E402
 from workers.compositor import FootageCache, render_frame  # noqa: E402
 
+MANAGED = {"colorManagement": {"config": "cg-config", "workingSpace": "ACEScg"}}
+# (name, comp settings, project settings)
 SETTINGS = [("8", {}), ("8 linear", {"linearBlending": True}), ("16", {"bitDepth": 16}),
             ("16 linear", {"bitDepth": 16, "linearBlending": True}),
             ("float", {"bitDepth": "float"}),
-            ("float linear", {"bitDepth": "float", "linearBlending": True})]
+            ("float linear", {"bitDepth": "float", "linearBlending": True}),
+            ("16 ACEScg", {"bitDepth": 16}, MANAGED),
+            ("float ACEScg", {"bitDepth": "float"}, MANAGED)]
 
 
-def measure(document: dict, settings: dict, passes: int) -> float:
+def measure(document: dict, settings: dict, project: dict | None = None, *,
+            passes: int) -> float:
     document = copy.deepcopy(document)
+    document.update(project or {})
     comp = document["comps"][0]
     comp.update(settings)
     rate, frames = comp["frameRate"], frame_count(comp["duration"], comp["frameRate"])
@@ -49,7 +57,7 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=3)
     args = parser.parse_args()
     path, document = load_project(None)
-    figures = {name: measure(document, settings, args.passes) for name, settings in SETTINGS}
+    figures = {name: measure(document, *rest, passes=args.passes) for name, *rest in SETTINGS}
     base = figures["8"]
     print(json.dumps({
         "project": os.path.relpath(path, ROOT), "passes": args.passes,

@@ -141,3 +141,14 @@ def test_a_config_file_reads_its_luts_from_its_own_folder_and_nowhere_else(tmp_p
     linked.write_text(CONFIG_TEXT.format(search="linked", src="look.cube"))
     with pytest.raises(ColorError, match="reads 'look.cube', a link out of its own folder"):
         open_config(str(linked))
+
+
+def test_a_lut_a_config_file_names_but_lacks_is_one_sentence(tmp_path):
+    from workers.compositor.color_management import ColorError, managed
+
+    config = tmp_path / "show.ocio"
+    config.write_text(CONFIG_TEXT.format(search=".", src="gone.cube"))
+    document = {"colorManagement": {"config": str(config)}}
+    with pytest.raises(ColorError, match="OpenColorIO cannot go from 'Linear Rec.709 \\(sRGB\\)' "
+                                         "to \\('Screen', 'Graded'\\)"):
+        managed(document).to_display(np.zeros((2, 2, 4), np.float32), View())

@@ -55,6 +55,10 @@ HINT = ("use a config built into OpenColorIO (cg-config, studio-config) or a .oc
         "LUTs sit in its own folder")
 
 
+# What OpenColorIO raises: its Exception, and ExceptionMissingFile, which is not one of those.
+OCIO_ERRORS = (ocio.Exception, ocio.ExceptionMissingFile)
+
+
 class ColorError(ValueError):
     """A colour setting that cannot be used; the message is the whole sentence."""
 
@@ -82,7 +86,7 @@ def open_config(config: str) -> ocio.Config:
         if cached is None:
             try:
                 cached = _configs[config] = (None, ocio.Config.CreateFromFile(config_uri(config)))
-            except ocio.Exception:
+            except OCIO_ERRORS:
                 raise ColorError(f"colorManagement.config {config!r} is not a config built "
                                  f"into OpenColorIO; use one of "
                                  f"{', '.join(builtin_names())}, or a .ocio file.") from None
@@ -105,7 +109,7 @@ def open_config(config: str) -> ocio.Config:
         # Loading reads no LUT: OpenColorIO opens them when a processor is made, after the
         # check of every path the config names.
         loaded = ocio.Config.CreateFromStream(text)
-    except ocio.Exception as error:
+    except OCIO_ERRORS as error:
         raise ColorError(f"the OpenColorIO config {config} does not load: "
                          f"{str(error).rstrip('.')}; {HINT}.") from None
     searched = list(loaded.getSearchPaths()) or ["."]
@@ -115,7 +119,7 @@ def open_config(config: str) -> ocio.Config:
     try:
         loaded.setWorkingDir(os.path.dirname(config))
         loaded.validate()
-    except ocio.Exception as error:
+    except OCIO_ERRORS as error:
         raise ColorError(f"the OpenColorIO config {config} does not load: "
                          f"{str(error).rstrip('.')}; {HINT}.") from None
     _configs[config] = (stamp, loaded)
@@ -223,13 +227,21 @@ class Managed:
         key = (source, destination)
         processor = self._processors.get(key)
         if processor is None:
-            if destination is None:  # source is (display, view)
-                display, view = source
-                made = self.config.getProcessor(self.working, display, view,
-                                                ocio.TRANSFORM_DIR_FORWARD)
-            else:
-                made = self.config.getProcessor(source, destination)
-            processor = self._processors[key] = made.getDefaultCPUProcessor()
+            try:
+                if destination is None:  # source is (display, view)
+                    display, view = source
+                    made = self.config.getProcessor(self.working, display, view,
+                                                    ocio.TRANSFORM_DIR_FORWARD)
+                else:
+                    made = self.config.getProcessor(source, destination)
+                processor = made.getDefaultCPUProcessor()
+            except OCIO_ERRORS as error:  # a LUT the config names is missing or broken
+                start, end = (self.working, source) if destination is None else \
+                    (source, destination)
+                raise ColorError(f"OpenColorIO cannot go from {start!r} to {end!r}: "
+                                 f"{str(error).rstrip('.')}; check the config's files.") \
+                    from None
+            self._processors[key] = processor
         return processor
 
     def footage_image(self, image: skia.Image, color_space: str) -> skia.Image:
