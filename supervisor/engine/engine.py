@@ -88,6 +88,9 @@ class Engine:
     def __init__(self, project_path: str | None = None, path_guard: Any = None):
         self.lock = threading.RLock()
         self.doc: dict = new_document()
+        # Called whenever the revision moves, under the lock, so each must be quick (set a flag,
+        # notify a condition): the MCP session's resource subscriptions wake on it.
+        self.watchers: list = []
         self.revision = 0
         self.saved_revision = 0
         # With the revision, names a document state wherever a copy of it is kept: revisions
@@ -111,6 +114,16 @@ class Engine:
             self.run("project.open", {"path": project_path})
 
     # -- running commands ----------------------------------------------------------------------
+
+    @property
+    def revision(self) -> int:
+        return self._revision
+
+    @revision.setter
+    def revision(self, value: int) -> None:
+        self._revision = value
+        for watch in self.watchers:
+            watch()
 
     def run(self, command_id: str, params: dict | None = None, work: Work | None = None) -> dict:
         """Run one engine command; its JSON result, or CommandError with a sentence."""

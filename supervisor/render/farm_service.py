@@ -25,8 +25,9 @@ class FarmRenderService(RenderService):
         return (f"put the file back, or point the footage of {project_path} at where it is now "
                 "and save the project")
 
-    def _queue_plans(self, engine, snapshot_id: str, document: dict) -> list:
-        plans = super()._queue_plans(engine, snapshot_id, document)
+    def _queue_plans(self, engine, snapshot_id: str, document: dict,
+                     item_ids: list | None = None) -> list:
+        plans = super()._queue_plans(engine, snapshot_id, document, item_ids)
         if self.chunk_size is not None:
             for plan in plans:
                 if plan.chunks:

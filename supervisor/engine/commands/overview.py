@@ -91,6 +91,8 @@ def layer_summary(comp: dict, layer: dict) -> dict:
     if layer.get("markers"):
         summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
                               for m in layer["markers"]]
+    if layer.get("expressions"):
+        summary["expressions"] = dict(layer["expressions"])
     if layer.get("masks"):
         summary["masks"] = [{"id": mask["id"], "name": mask["name"], "mode": mask["mode"],
                              **({"inverted": True} if mask["inverted"] else {})}

@@ -292,8 +292,10 @@ render_command(
     "renderQueue.render", "Render the queue",
     "Render every queued item. wait (default true) blocks until done, with progress, and returns "
     "{completed, failed, items: [{item, status, output, error?}]}; wait false returns the ids "
-    "being rendered at once (poll renderQueue.list, stop with renderQueue.stop). Only one render "
-    "runs at a time.",
+    "being rendered and a job at once (follow it with the render_status tool, or poll "
+    "renderQueue.list; stop with renderQueue.stop). A render longer than a few seconds is "
+    "better started with the render_start tool: a host may cut a long request off. Only one "
+    "render runs at a time.",
     {"wait": {"type": "boolean", "description": "block until done (default true)"}},
     method="render")
 

@@ -12,6 +12,7 @@ from protocol.model.keyframes import static_value
 from protocol.model.text_animators import RANGE_DEFAULTS, SHAPES, UNITS, find_animator, new_animator
 from protocol.model.text_animators import paths_of as animator_paths
 from protocol.model.text_presets import PRESETS, preset_plan, preset_properties
+from protocol.model.expressions import prune_expressions
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
 from supervisor.errors import CommandError
@@ -88,6 +89,7 @@ def text_remove_animator(engine, params, work):
     animators.remove(animator)
     if not animators:
         del layer["content"]["animators"]
+    prune_expressions(layer)  # an expression on one of its properties goes with it
     return {"removed": animator["id"]}
 
 
