@@ -22,6 +22,8 @@ from protocol.model.keyframes import frame_time
 from protocol.model.output_formats import output_format
 from protocol.model.output_names import frame_path
 from workers.compositor import render_frame
+from workers.compositor.color_management import SCENE_LINEAR, ColorError, View
+from workers.compositor.cube_files import LutError
 from workers.exporter import Chunk, CodecOptionError, JoinError, SegmentError, export_chunk
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import FolderReplaced, OutputFolder
@@ -30,12 +32,20 @@ from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
 
 
+# The display HDR10 frames are encoded for, as OpenColorIO's ACES configs name it.
+PQ_DISPLAY = "Rec.2100-PQ - Display"
+HDR_NEEDS_COLOR_MANAGEMENT = (
+    "HDR10 (colorTags bt2020-pq) needs pictures encoded with the PQ curve, which a "
+    "colour-managed project makes: set colorManagement with project.set (the item then shows "
+    f"on {PQ_DISPLAY}), or leave colorTags out for BT.709.")
+
+
 @task("render_chunk")
 def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
     format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber,
-    keepStopped, folder (the held output folder's identity: output_folders.py).
-    Result: {segment, missing, frames}."""
+    keepStopped, folder (the held output folder's identity: output_folders.py), display, view
+    (a colour-managed project's output), colorTags. Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
@@ -52,7 +62,13 @@ def render_chunk(job):
     missing: set[str] = set()
     buffer: list[np.ndarray] = []
     # One plan per snapshot and comp, its matrices and opacities evaluated for the whole chunk.
-    plan = plan_for(spec, comp["id"], FOOTAGE)
+    try:
+        plan = plan_for(spec, comp["id"], FOOTAGE)
+    except (LutError, ColorError) as error:  # a LUT or a colour config read at compile time
+        raise TaskError(str(error)) from None
+    view = output_view(spec)
+    if spec.get("colorTags") == "bt2020-pq" and plan.ctx.managed is None:
+        raise TaskError(HDR_NEEDS_COLOR_MANAGEMENT)
     plan.prepare([frame_time(number, rate) for number in chunk.frames], reused_out=True)
 
     def rendered():
@@ -60,7 +76,7 @@ def render_chunk(job):
             job.cancel.check()
             frame = render_frame(document, comp["id"], frame_time(number, rate),
                                  footage=FOOTAGE, scale=scale, transparent=transparent,
-                                 out=buffer[0] if buffer else None, plan=plan)
+                                 out=buffer[0] if buffer else None, plan=plan, view=view)
             if not buffer:
                 # One array for the whole chunk: each frame is encoded before the next is drawn.
                 buffer.append(frame.pixels)
@@ -82,7 +98,9 @@ def render_chunk(job):
         segment = export_chunk(chunk, rendered(), spec["format"], spec["output"],
                                spec["frameRate"], spec.get("codecOptions") or {}, opened,
                                skip_existing=bool(spec.get("skipExisting")),
-                               on_frame=on_frame, start_number=start_number)
+                               on_frame=on_frame, start_number=start_number,
+                               scene_linear=plan.ctx.managed is not None and view.scene_linear,
+                               color_tags=spec.get("colorTags"))
     except Cancelled:
         # On a farm node a stopped sequence keeps its whole frames for a rerun with
         # skipExisting; which of them stay is the supervisor's to decide (render/run.py).
@@ -101,3 +119,15 @@ def render_chunk(job):
         if held is not None:
             held.close()
     return {"segment": segment, "missing": sorted(missing), "frames": len(chunk.frames)}
+
+
+def output_view(spec: dict) -> View:
+    """How a colour-managed project's frames leave its working space for this item: through
+    the item's display and view, or, for EXR without either, not at all (scene-linear). HDR10
+    (colorTags bt2020-pq) shows on the PQ display unless the item names another."""
+    if spec["format"] == "exr" and not spec.get("display") and not spec.get("view"):
+        return SCENE_LINEAR
+    display = spec.get("display")
+    if display is None and spec.get("colorTags") == "bt2020-pq":
+        display = PQ_DISPLAY
+    return View(display, spec.get("view"))

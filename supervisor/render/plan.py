@@ -95,6 +95,10 @@ class ItemPlan:
     frames_skipped: int = 0  # left out with skipExisting: their files are complete already
     fps: float | None = None  # a GIF's own frame rate (its codecOptions fps); None: the comp's
     start_number: int = 0  # a sequence's file number for comp frame 0 (startNumber)
+    # A colour-managed project's display and view for this item (None: the config's default).
+    display: str | None = None
+    view: str | None = None
+    color_tags: str | None = None  # colorTags: bt709 (None) or bt2020-pq (HDR10)
 
     @property
     def is_sequence(self) -> bool:
@@ -221,7 +225,9 @@ def _item_plan(item: dict, comp: dict, fields: dict) -> ItemPlan:
                                          f"{item['output']}: {refusal}.")
     return ItemPlan(item["id"], comp, fmt, output, frames, options, skip, scale, error=error,
                     resume=skip or bool(item.get("resume")),
-                    start_number=int(item.get("startNumber", 0)), fps=fps)
+                    start_number=int(item.get("startNumber", 0)), fps=fps,
+                    display=item.get("display"), view=item.get("view"),
+                    color_tags=item.get("colorTags"))
 
 
 def at_rate(frames: list[int], comp_rate: float, rate: float) -> list[int]:

@@ -520,7 +520,8 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> d
             "output": plan.output, "frameRate": plan.frame_rate,
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent,
-            "startNumber": plan.start_number}
+            "startNumber": plan.start_number, "display": plan.display, "view": plan.view,
+            "colorTags": plan.color_tags}
 
 
 def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:

@@ -104,7 +104,8 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                    fmt: str, codec_options: dict | None, path: str,
                    opened: OpenedFiles | None = None,
                    keyframe_interval: int = KEYFRAME_INTERVAL,
-                   on_frame: Callable[[int], None] | None = None) -> Segment:
+                   on_frame: Callable[[int], None] | None = None,
+                   color_tags: str | None = None) -> Segment:
     """Encode `frames` (uint8 RGBA arrays, all one size) as the segment of an `fmt` video that
     starts at `first_frame_index`, into `path` (normally from `segment_path`).
 
@@ -114,7 +115,8 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
     encoded with the same frame_rate, fmt, codec_options and keyframe_interval: the one
     `keyframe_interval_for` the video's whole frame count gives (which a segment alone cannot
     know; the default fits only a video of at least KEYFRAME_UNITS * KEYFRAME_INTERVAL
-    frames, or one encoded as a single segment)."""
+    frames, or one encoded as a single segment), and the same `color_tags` (an item's
+    colorTags, video_encoders.encoder_setup)."""
     if keyframe_interval < 1:
         raise ValueError("keyframe_interval must be at least 1")
     opened = opened if opened is not None else OpenedFiles()
@@ -125,7 +127,7 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                            "needs at least one")
     check_frame(first)
     height, width = first.shape[:2]
-    setup = encoder_setup(fmt, width, height, frame_rate, codec_options)
+    setup = encoder_setup(fmt, width, height, frame_rate, codec_options, color_tags)
     opened.make_folders(path)
     fd = opened.create(path)
     try:

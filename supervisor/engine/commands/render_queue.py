@@ -27,6 +27,7 @@ from supervisor.engine.commands.overview import item_summary
 from supervisor.engine.commands.registry import (COMP_REF, ITEM_REF, OUTPUT_PATH, command,
                                                  formatted, probes_given)
 from supervisor.errors import CommandError
+from supervisor.engine.color_settings import check_view
 from supervisor.engine.commands.render import render_command
 from supervisor.engine.template_values import checked_values
 
@@ -45,6 +46,17 @@ ITEM_PARAMS = {
                     "number for comp frame 0 (1001: frame 0 is [####] 1001); default 0"},
     "resume": {"type": "boolean", "description": "a video takes the finished segments an "
                "earlier render of it left (failed, stopped or lost), rendering only the rest"},
+    "display": {"type": "string", "description": "a colour-managed project's display for this "
+                "output (its OpenColorIO config's; default the config's default, sRGB - "
+                "Display in the built-in configs)"},
+    "view": {"type": "string", "description": "the view of that display (default the "
+             "display's default, an ACES tone map in the built-in configs; Un-tone-mapped "
+             "keeps sRGB colours as they were drawn)"},
+    "colorTags": {"type": "string", "enum": ["bt709", "bt2020-pq"], "description": "the "
+                  "video's colour tags: bt709 (default), or bt2020-pq for HDR10 (hevc, "
+                  "10-bit, or prores; needs colorManagement, and shows on Rec.2100-PQ - "
+                  "Display unless display says otherwise; mastering metadata through "
+                  "x265-params master-display and max-cll)"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
                      'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
     "audio": {"type": ["boolean", "null"], "description": "carry the comp's sound (default, "
@@ -142,7 +154,7 @@ def _codec_options(options, format: str, owner: str) -> dict:
     return options or {}
 
 
-def _set_options(item: dict, params: dict) -> None:
+def _set_options(doc: dict, item: dict, params: dict) -> None:
     """Store the optional item keys the params give (document.py's ITEM_OPTIONS)."""
     for key, kind in ITEM_OPTIONS.items():
         if key in params:
@@ -154,6 +166,16 @@ def _set_options(item: dict, params: dict) -> None:
         raise CommandError(f"startNumber numbers the files of an image sequence, but "
                            f"{item['format']} writes one video file; leave it out, or choose "
                            "png or jpeg.")
+    check_view(doc, item.get("display"), item.get("view"))
+    if item.get("colorTags", "bt709") != "bt709":
+        if item["format"] not in ("hevc", "prores"):
+            raise CommandError(f"colorTags {item['colorTags']} tags HEVC or ProRes video, and "
+                               f"this item is {item['format']}; choose hevc or prores, or "
+                               "leave colorTags out.")
+        if not doc.get("colorManagement"):
+            raise CommandError("colorTags bt2020-pq (HDR10) needs pictures encoded with the "
+                               "PQ curve, which a colour-managed project makes: set "
+                               "colorManagement with project.set first.")
 
 
 @command("renderQueue.add", "Queue a render",
@@ -176,7 +198,7 @@ def queue_add(engine, params, work):
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
                           params.get("skipExisting", False), options, audio)
-    _set_options(item, params)
+    _set_options(doc, item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
     _check_output_fields(engine, output, item)
@@ -213,7 +235,7 @@ def queue_set(engine, params, work):
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
     if "skipExisting" in params:
         item["skipExisting"] = params["skipExisting"]
-    _set_options(item, params)
+    _set_options(doc, item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
     if "params" in params or "output" in params or "comp" in params:
