@@ -128,7 +128,7 @@ class RenderService(Renderer):
             return run
         for item in run.items:
             self._item_changed(engine, item.plan.id,
-                               "rendering" if not item.finished else item.status,
+                               "rendering" if not item.finished else str(item.status),
                                1.0 if item.status == "done" else 0.0)
         return run
 
