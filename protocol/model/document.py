@@ -31,6 +31,7 @@ from protocol.model.markers import MARKER_FIELDS
 from protocol.model.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.model.numbers import unusable_number_in, unusable_problem
 from protocol.model.output_formats import FORMATS
+from protocol.model.scenes import check_transition
 from protocol.model.template_params import check_name, check_params
 from protocol.model.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
 from protocol.model.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
@@ -40,8 +41,9 @@ from protocol.model.values import check_value, describe, is_number
 VERSION = 2
 
 ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
-               "item": "item", "animator": "anim", "mask": "mask", "marker": "marker"}
-_ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker)(\d+)$")
+               "item": "item", "animator": "anim", "mask": "mask", "marker": "marker",
+               "scene": "scene"}
+_ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker|scene)(\d+)$")
 
 # A spatial key's tangents: the motion path's handles, relative to the key's value.
 SPATIAL_KEYS = ("spatialIn", "spatialOut")
@@ -379,7 +381,7 @@ def _check_audio_footage(footage: dict, place: str) -> dict:
 def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
-                optional=("motionBlur", "proxy", "markers", "audioSampleRate"))
+                optional=("motionBlur", "proxy", "markers", "audioSampleRate", "scenes"))
     if "audioSampleRate" in comp:
         _expect(comp, "audioSampleRate", SAMPLE_RATES, place)
     for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
@@ -403,7 +405,41 @@ def _check_comp(comp: Any, place: str) -> dict:
         raise DocumentError(f"{place}.layers", f"expected a list, got {comp['layers']!r}")
     comp["layers"] = [check_layer(layer, f"{place}.layers[{i}]")
                       for i, layer in enumerate(comp["layers"])]
+    if "scenes" in comp:
+        comp["scenes"] = check_scenes(comp, f"{place}.scenes")
     return comp
+
+
+def check_scenes(comp: dict, place: str) -> list:
+    """A comp's scenes (protocol/model/scenes.py): each drawn by a precomp layer of the comp,
+    no layer by two scenes."""
+    scenes = comp["scenes"]
+    if not isinstance(scenes, list):
+        raise DocumentError(place, f"expected a list, got {scenes!r}")
+    layers = {layer["id"]: layer for layer in comp["layers"]}
+    used: set = set()
+    for index, scene in enumerate(scenes):
+        where = f"{place}[{index}]"
+        _check_keys(scene, where, required=("id", "layer", "duration", "transition"),
+                    optional=())
+        for key, kind in (("id", "string"), ("layer", "string"), ("duration", "positive")):
+            _expect(scene, key, kind, where)
+        layer = layers.get(scene["layer"])
+        if layer is None or layer["type"] != "precomp":
+            raise DocumentError(f"{where}.layer", f"{scene['layer']!r} is not a precomp layer "
+                                                  "of this comp")
+        if scene["layer"] in used:
+            raise DocumentError(f"{where}.layer", f"{scene['layer']!r} draws another scene "
+                                                  "already")
+        used.add(scene["layer"])
+        if scene["transition"] is not None:
+            try:
+                scene["transition"] = check_transition(scene["transition"])
+            except ValueError as error:
+                raise DocumentError(f"{where}.transition", str(error)) from None
+            if "color" in scene["transition"]:
+                _expect(scene["transition"], "color", "color", f"{where}.transition")
+    return scenes
 
 
 def frame_count_problem(duration: float, frame_rate: float) -> str | None:
@@ -622,6 +658,8 @@ def _check_ids(doc: dict) -> None:
                        for mi, marker in enumerate(layer["markers"])]
         places += [(f"comps[{ci}].markers[{mi}]", marker)
                    for mi, marker in enumerate(comp["markers"])]
+        places += [(f"comps[{ci}].scenes[{si}]", scene)
+                   for si, scene in enumerate(comp.get("scenes", []))]
     places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
     highest = 0
     for place, node in places:

@@ -131,6 +131,9 @@ def comp_duplicate(engine, params, work):
     for layer in copy_["layers"]:
         if layer["parent"] is not None:
             layer["parent"] = renamed[layer["parent"]]
+    for scene in copy_.get("scenes") or []:
+        scene["id"] = allocate_id(doc, "scene")
+        scene["layer"] = renamed[scene["layer"]]
     doc["comps"].insert(doc["comps"].index(original) + 1, copy_)
     return {"comp": copy_["id"], "name": copy_["name"]}
 

@@ -213,6 +213,12 @@ def layer_set(engine, params, work):
     layer = find_layer(comp, params["layer"])
     given = _content_params(doc, layer["type"], params, creating=False, layer=layer)
     _check_font_file(engine, given)
+    timed = [key for key in ("inPoint", "outPoint", "startTime") if key in params]
+    scene = _scene_of(comp, layer)
+    if timed and scene is not None:
+        raise CommandError(f"layer {layer['name']!r} draws scene {scene} of comp "
+                           f"{comp['name']!r}, whose time it follows; change the scene with "
+                           f"scene.set {{duration, index}} instead of {', '.join(timed)}.")
     warnings = _replaced_keys(layer, params, given)
     if "startTime" in params:
         slide(layer, _checked_attribute("startTime", params["startTime"]) - layer["startTime"])
@@ -254,6 +260,11 @@ def layer_get(engine, params, work):
 def layer_remove(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
+    scene = _scene_of(comp, layer)
+    if scene is not None:
+        raise CommandError(f"layer {layer['name']!r} draws scene {scene} of comp "
+                           f"{comp['name']!r}; remove it with scene.remove, which moves the "
+                           "scenes after it up.")
     comp["layers"].remove(layer)
     orphans = []
     for other in comp["layers"]:
@@ -361,6 +372,14 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     if "source" in checked:
         checked["source"] = find_comp(doc, checked["source"])["id"]
     return checked
+
+
+def _scene_of(comp: dict, layer: dict) -> int | None:
+    """The 1-based number of the scene the layer draws, or None."""
+    for number, scene in enumerate(comp.get("scenes") or [], start=1):
+        if scene["layer"] == layer["id"]:
+            return number
+    return None
 
 
 def _replaced_keys(layer: dict, params: dict, given: dict) -> list[str]:

@@ -59,6 +59,8 @@ def comp_summary(comp: dict, with_layers: bool = False, document: dict | None = 
         summary["motionBlur"] = comp["motionBlur"]
     if comp.get("proxy"):
         summary["proxy"] = comp["proxy"]
+    if comp.get("scenes"):
+        summary["scenes"] = len(comp["scenes"])
     if comp.get("markers"):
         summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
                               for m in comp["markers"]]
