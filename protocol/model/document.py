@@ -18,7 +18,8 @@ import json
 import re
 from typing import Any, Callable
 
-from protocol.model.audio import AUDIO_PROPERTIES, SAMPLE_RATES, SOUNDING_TYPES, layer_audio
+from protocol.model.audio import (AUDIO_PROPERTIES, MASTER_BUS, SAMPLE_RATES, SOUNDING_TYPES,
+                                  layer_audio, master_bus_problem)
 from protocol.model.codec_options import CodecOptionRefused, check_audio_options
 from protocol.model.effects import EFFECTS, default_params
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
@@ -381,9 +382,16 @@ def _check_audio_footage(footage: dict, place: str) -> dict:
 def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
-                optional=("motionBlur", "proxy", "markers", "audioSampleRate", "scenes"))
+                optional=("motionBlur", "proxy", "markers", "audioSampleRate", "scenes",
+                          *MASTER_BUS))
     if "audioSampleRate" in comp:
         _expect(comp, "audioSampleRate", SAMPLE_RATES, place)
+    for key, (kind, _) in MASTER_BUS.items():
+        if key in comp:
+            _expect(comp, key, kind, place)
+            problem = master_bus_problem(key, comp[key])
+            if problem is not None:
+                raise DocumentError(f"{place}.{key}", problem)
     for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):
