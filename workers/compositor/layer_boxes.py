@@ -2,7 +2,8 @@
 a wipe by, and what layout checks hold against the comp's edges and safe areas.
 
 Text is measured by the ink of its glyphs where its layout puts them (text animators, which
-move glyphs for a while, are left aside), with half its stroke around them; a solid or shape by
+move glyphs for a while, are left aside) and its lines' background boxes, with half its stroke
+around them; a solid or shape by
 its content box with half its stroke; footage, precomps and nulls by their content box
 (protocol/model/layers.py). The supervisor and the workers both call this, so a preset's slide
 and a layout check agree on where a layer ends.
@@ -15,6 +16,7 @@ import skia
 from protocol.model.keyframes import value_at
 from protocol.model.layers import content_box
 from workers.compositor.shapes import solid_size
+from workers.compositor.text import background_rects
 from workers.compositor.text_layout import lay_out
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
@@ -27,6 +29,11 @@ def content_rect(document: dict, comp: dict, layer: dict, time: float) -> Rect:
     content = layer.get("content", {})
     if kind == "text":
         left, top, right, bottom = ink_rect(content, time)
+        if right <= left and bottom <= top:
+            return 0.0, 0.0, 0.0, 0.0  # nothing drawn (a caption between cues): no stroke
+        for rect in background_rects(content, lay_out(content, time), time):
+            left, top = min(left, rect.left()), min(top, rect.top())
+            right, bottom = max(right, rect.right()), max(bottom, rect.bottom())
     elif kind == "solid":
         left, top, (right, bottom) = 0.0, 0.0, solid_size(comp, layer, time)
     else:

@@ -101,6 +101,10 @@ CONTENT_PARAMS = {
                "a variable font is drawn at exactly that weight"},
     "strokeOver": {"type": "boolean", "description": "text: the stroke over the fill "
                    "(default false: under it)"},
+    "background": {"type": ["array", "string", "null"],
+                   "description": f"text: a box of this color behind each line (0.3 em past "
+                                  f"its ends, a line high), as captions have; null for none; "
+                                  f"{COLOR_FORMAT}"},
     "align": {"type": "string", "enum": ["left", "center", "right", "justify"],
               "description": "text: which edge of the lines sits on the layer's position "
                              "(without a box the position is this alignment point; center "
