@@ -46,18 +46,37 @@ def ink_rect(content: dict, time: float) -> Rect:
     """The union of the glyphs' outlines as laid out (not their line boxes, which reach far
     above and below most letters)."""
     layout = lay_out(content, time)
-    union = skia.Rect.MakeEmpty()
-    by_font: dict[int, list] = {}
-    for glyph in layout.glyphs:
-        by_font.setdefault(glyph.font, []).append(glyph)
-    for font, glyphs in by_font.items():
-        outlines = layout.skia_fonts[font].getBounds([glyph.gid for glyph in glyphs])
-        for glyph, outline in zip(glyphs, outlines):
-            if not outline.isEmpty():
-                union.join(outline.makeOffset(glyph.x, glyph.y))
+    union = _glyph_union(layout, layout.glyphs)
     if union.isEmpty():
         return 0.0, 0.0, 0.0, 0.0
     return union.left(), union.top(), union.right(), union.bottom()
+
+
+def line_ink_rects(content: dict, time: float) -> list[Rect]:
+    """Each line's ink (its glyphs' outlines, with half the stroke around them), in layer
+    coordinates; lines without ink are left out."""
+    layout = lay_out(content, time)
+    reach = half_stroke(content, time)
+    rects = []
+    for line in layout.lines:
+        union = _glyph_union(layout, layout.glyphs[line.glyphs[0]:line.glyphs[1]])
+        if not union.isEmpty():
+            rects.append((union.left() - reach, union.top() - reach, union.right() + reach,
+                          union.bottom() + reach))
+    return rects
+
+
+def _glyph_union(layout, glyphs) -> skia.Rect:
+    union = skia.Rect.MakeEmpty()
+    by_font: dict[int, list] = {}
+    for glyph in glyphs:
+        by_font.setdefault(glyph.font, []).append(glyph)
+    for font, group in by_font.items():
+        outlines = layout.skia_fonts[font].getBounds([glyph.gid for glyph in group])
+        for glyph, outline in zip(group, outlines):
+            if not outline.isEmpty():
+                union.join(outline.makeOffset(glyph.x, glyph.y))
+    return union
 
 
 def half_stroke(content: dict, time: float) -> float:
