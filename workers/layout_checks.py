@@ -79,8 +79,9 @@ _WEIGHTS = np.array(LUMINANCE_WEIGHTS)
 def layout_check(job):
     """Payload: snapshot (+ document), comp and time (the comp drawn, and when), holder and
     holderTime (the comp whose layers are checked, and its own time then: the comp itself, or
-    a scene's comp), scene (the scene's name, or null), layers (ids of the holder's layers to
-    check), whole (true: check them as they are at this moment, even moving; false: the
+    a scene's comp), scene (the scene's name, or null), layers ([{id, waiting}]: the holder's
+    layers to check, and whether the moment is before the layer's first move or after its
+    last, where one out of sight is not judged), whole (true: check them as they are at this moment, even moving; false: the
     supervisor chose it as a moment they rest, and contrast is left out while something over
     them fades), titleSafe, actionSafe (percent). Returns {findings: [{layer, layerId, time,
     kind, message, ratio?, scene?}]}."""
@@ -89,12 +90,15 @@ def layout_check(job):
     view = _comp(document, spec["comp"])
     holder = _comp(document, spec.get("holder", spec["comp"]))
     time, at = spec["time"], spec.get("holderTime", spec["time"])
-    asked = set(spec["layers"])
+    waiting = {entry["id"]: entry["waiting"] for entry in spec["layers"]}
+    asked = set(waiting)
     whole = spec.get("whole", True)
     findings, texts = [], []
     for layer in shown_layers(holder, at):
         if layer["id"] not in asked or layer.get("type") == "null":
             continue
+        if waiting[layer["id"]] and out_of_sight(document, holder, layer, at):
+            continue  # waiting off the comp to enter, or gone
         overflow = overflow_finding(layer, at, time)
         findings += [overflow] if overflow else []
         findings += geometry_findings(document, holder, layer, at, spec["titleSafe"],
@@ -166,6 +170,15 @@ def shown_layers(comp: dict, time: float) -> list[dict]:
               if index > 0 and layer.get("trackMatte")}
     return [layer for index, layer in enumerate(layers)
             if index not in mattes and is_visible(layer, time) and layer_opacity(layer, time) > 0]
+
+
+def out_of_sight(document: dict, comp: dict, layer: dict, time: float) -> bool:
+    """Whether nothing of the layer can be seen: wholly off the comp, or scaled to nothing."""
+    matrix = layer_matrix(comp, layer, time)
+    if abs(matrix[0][0] * matrix[1][1] - matrix[0][1] * matrix[1][0]) < 1e-9:
+        return True
+    left, top, right, bottom = screen_rect(document, comp, layer, time)
+    return right <= 0 or bottom <= 0 or left >= comp["width"] or top >= comp["height"]
 
 
 def faded_over(document: dict, comp: dict, layer: dict, time: float) -> bool:

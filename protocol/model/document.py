@@ -97,8 +97,9 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 
 # Queue item keys stored only when given (an item without one has its default): resume (a
 # video takes the finished segments an earlier render left, default false), startNumber (a
-# sequence's file number for comp frame 0, default 0).
-ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole"}
+# sequence's file number for comp frame 0, default 0), scale (the fraction of the comp's size
+# frames are drawn at, above 0 and at most 1: a draft; default 1).
+ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole", "scale": "positive"}
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
@@ -614,6 +615,9 @@ def _check_item(item: Any, place: str) -> dict:
     for key, kind in ITEM_OPTIONS.items():
         if key in item:
             _expect(item, key, kind, place)
+    if item.get("scale", 1) > 1:
+        raise DocumentError(f"{place}.scale", f"is at most 1 (the comp's size), got "
+                                              f"{item['scale']}")
     if item["frames"] is not None:
         try:
             parse_frame_spec(item["frames"])

@@ -10,7 +10,9 @@ another speed or remapped is not looked into).
 
 The moments: the times given (every layer shown then is checked as it is), or where each layer
 rests (protocol/model/settling.py): in each stretch of its time in which it neither moves nor
-fades, its first frame, its middle one and its last. A text whose text is keyed (captions, a
+fades, its first frame, its middle one and its last. A stretch before a layer's first move or
+after its last is where it may wait to enter or be gone: there a layer out of sight (wholly off
+the comp, scaled to nothing, transparent) is not held to the frame. A text whose text is keyed (captions, a
 count) is checked in its longest stretches of one non-empty text instead (at most TEXT_CUES),
 so a caption is judged while a cue shows, never between cues.
 
@@ -86,45 +88,50 @@ def targets_of(document: dict, comp: dict) -> list[Target]:
 
 
 def check_moments(comp: dict, times: list | None,
-                  stretches: list | None = None) -> dict[float, list[str]]:
-    """{frame time (of `comp`'s own): [the ids of the layers to check then]}; `stretches`
-    limits the default moments to those (comp times of its own)."""
+                  stretches: list | None = None) -> dict[float, dict[str, bool]]:
+    """{frame time (of `comp`'s own): {id of a layer to check then: whether the layer is
+    waiting to enter or has left then}}; `stretches` limits the default moments to those
+    (comp times of its own)."""
     rate = comp["frameRate"]
-    moments: dict[float, list[str]] = {}
+    moments: dict[float, dict[str, bool]] = {}
     if times is not None:
         for time in times:
-            moments.setdefault(frame_at(comp, float(time)) / rate, []).extend(
-                layer["id"] for layer in comp["layers"])
+            moments.setdefault(frame_at(comp, float(time)) / rate, {}).update(
+                {layer["id"]: False for layer in comp["layers"]})
         return moments
     for layer in comp["layers"]:
-        for time in _resting_moments(comp, layer, stretches):
-            entry = moments.setdefault(time, [])
-            if layer["id"] not in entry:
-                entry.append(layer["id"])
+        for time, waiting in _resting_moments(comp, layer, stretches):
+            entry = moments.setdefault(time, {})
+            entry[layer["id"]] = entry.get(layer["id"], True) and waiting
     return moments
 
 
-def _resting_moments(comp: dict, layer: dict, stretches: list | None) -> list[float]:
+def _resting_moments(comp: dict, layer: dict, stretches: list | None) -> list[tuple]:
+    """(time, waiting) of the moments the layer is checked at; `waiting` for a stretch before
+    its first move or after its last (where it may wait off the comp to enter, or be gone)."""
     rate = comp["frameRate"]
     start, end = max(layer["inPoint"], 0.0), min(layer["outPoint"], comp["duration"])
+    spans = settled_spans(comp, layer, start, end)
+    moved = len(spans) > 1 or (spans and spans[0] != (start, end))
     rests = []
-    for a, b in settled_spans(comp, layer, start, end):
+    for index, (a, b) in enumerate(spans):
+        waiting = moved and (index == 0 and a == start or index == len(spans) - 1 and b == end)
         for low, high in stretches if stretches is not None else [(a, b)]:
             if min(b, high) > max(a, low):
-                rests.append((max(a, low), min(b, high)))
+                rests.append((max(a, low), min(b, high), waiting))
     text = layer["content"].get("text") if layer["type"] == "text" else None
     if is_animated(text):
-        cues = [(max(a, low), min(b, high)) for low, high in _text_stretches(text, end)
-                for a, b in rests if min(b, high) > max(a, low)]
+        cues = [(max(a, low), min(b, high), waiting) for low, high in _text_stretches(text, end)
+                for a, b, waiting in rests if min(b, high) > max(a, low)]
         cues = sorted(cues, key=lambda cue: cue[0] - cue[1])[:TEXT_CUES]
-        return sorted({_frame(rate, (a + b) / 2, b) for a, b in cues})
+        return sorted({(_frame(rate, (a + b) / 2, b), waiting) for a, b, waiting in cues})
     moments = set()
-    for a, b in rests:
+    for a, b, waiting in rests:
         first = math.ceil(a * rate - 1e-9) / rate
         last = max(first, math.ceil(b * rate - 1e-9) / rate - 1 / rate)  # before b
         if first >= b:
             continue
-        moments.update((first, _frame(rate, (a + b) / 2, b), last))
+        moments.update((time, waiting) for time in (first, _frame(rate, (a + b) / 2, b), last))
     return sorted(moments)
 
 
@@ -168,7 +175,9 @@ def check_layout(pool: Pool, snapshot_id: str, document: dict, comp: dict, times
                                f"{MAX_MOMENTS}).")
         payloads += [{"comp": comp["id"], "time": target.comp_time(time),
                       "holder": target.comp["id"], "holderTime": time, "scene": target.scene,
-                      "layers": layers, "whole": times is not None, "titleSafe": title_safe,
+                      "layers": [{"id": layer, "waiting": waiting}
+                                 for layer, waiting in layers.items()],
+                      "whole": times is not None, "titleSafe": title_safe,
                       "actionSafe": action_safe}
                      for time, layers in sorted(moments.items())]
     results = spread_results(pool, "layout_check", payloads, snapshot_id, document, cancel,

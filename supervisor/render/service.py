@@ -1,5 +1,6 @@
-"""The session's render service: what renderQueue.render, renderQueue.stop, comp.saveFrameAs,
-render.preRender, file.createProxy and template.preview do (supervisor/engine/commands/render*.py hand them here).
+"""The session's render service: what renderQueue.render, renderQueue.stop,
+renderQueue.estimate, comp.saveFrameAs, render.preRender, file.createProxy and template.preview
+do (supervisor/engine/commands/render*.py hand them here).
 
     renderQueue.render ──► snapshot ──► each item with template values: its own snapshot
                                         (render/item_snapshots.py)
@@ -27,6 +28,7 @@ from supervisor.render.plan import RELINK_HINT, RenderRefused, plan_render
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
+from supervisor.render.estimates import estimate_item
 from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
 from supervisor.render.template_previews import preview_template
@@ -195,6 +197,9 @@ class RenderService:
 
     def preview_template(self, engine, params: dict, work: Work | None) -> dict:
         return preview_template(self, engine, params, work)
+
+    def estimate(self, engine, params: dict, work: Work | None) -> dict:
+        return estimate_item(self.pool, engine, params["item"], work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
                   work: Work | None) -> dict:

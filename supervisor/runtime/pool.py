@@ -69,7 +69,8 @@ PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
 # JobFailed.reason, and the cancel reason, of a job stopped by the preview deadline.
 DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
-                  "workers.chunk_task", "workers.audio_task", "workers.layout_checks")
+                  "workers.chunk_task", "workers.audio_task", "workers.layout_checks",
+                  "workers.estimate_task")
 
 
 class JobFailed(Exception):
