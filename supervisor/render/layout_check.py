@@ -5,8 +5,8 @@ nothing shows (emptyFrame, from `frame_detail` jobs), and the findings gathered 
 top layer first.
 
 What is checked: the comp's own layers, and the layers of each of its scenes' comps while that
-scene shows on its own (outside its transitions), as the comp shows them (a scene played at
-another speed or remapped is not looked into).
+scene shows on its own (outside its transitions, and while its layer neither moves nor fades),
+as the comp shows them (a scene played at another speed or remapped is not looked into).
 
 The moments: the times given (every layer shown then is checked as it is), or where each layer
 rests (protocol/model/settling.py): in each stretch of its time in which it neither moves nor
@@ -16,10 +16,11 @@ the comp, scaled to nothing, transparent) is not held to the frame. A text whose
 count) is checked in its longest stretches of one non-empty text instead (at most TEXT_CUES),
 so a caption is judged while a cue shows, never between cues.
 
-emptyFrame: the comp is drawn small every EMPTY_STEP seconds (outside scene transitions, where
+emptyFrame: the comp is drawn small every EMPTY_STEP frames (outside scene transitions, where
 a dip or a blur is meant) and a stretch of at least EMPTY_MIN_SECONDS in which almost nothing
-shows (frame_detail under EMPTY_DETAIL: no edges to see, whatever the background) is a finding,
-unless it touches the comp's start or end, where a fade from or to black belongs.
+shows (frame_detail under EMPTY_DETAIL: no edges to see, whatever the background; what has
+faded under about 15% is not seen) is a finding, unless it touches the comp's start or end,
+where a fade from or to black belongs.
 """
 
 from __future__ import annotations
@@ -42,12 +43,15 @@ from workers.layout_checks import WHEN
 # times.
 MAX_MOMENTS = 64
 TEXT_CUES = 3
-# The emptyFrame scan: how often, how small, how many frames a job, and what is empty.
-EMPTY_STEP = 0.1
+# The emptyFrame scan: every EMPTY_STEP frames, drawn EMPTY_MAX_SIDE wide, EMPTY_BATCH a job;
+# a frame with fewer than EMPTY_DETAIL of its pixels on an edge (workers/layout_checks.py,
+# visible_detail: a plain, graded or faded-out frame) is empty, and EMPTY_MIN_SECONDS of them
+# (three frames at 30 fps: a cut's single black frame is not one) are a finding.
+EMPTY_STEP = 2
 EMPTY_MAX_SIDE = 320
-EMPTY_BATCH = 16
-EMPTY_DETAIL = 0.0005  # under 1 pixel in 2,000 on an edge: a plain, graded or faded frame
-EMPTY_MIN_SECONDS = 0.25
+EMPTY_BATCH = 24
+EMPTY_DETAIL = 0.0005
+EMPTY_MIN_SECONDS = 0.1
 
 
 @dataclass
@@ -81,9 +85,11 @@ def targets_of(document: dict, comp: dict) -> list[Target]:
             continue
         alone = (max([start] + [w.end for w in transitions if w.incoming == layer["id"]]),
                  min([end] + [w.start for w in transitions if w.outgoing == layer["id"]]))
-        if alone[1] > alone[0]:
+        # Where the scene's layer itself moves or fades, its contents are on their way too.
+        shows = tuple(settled_spans(comp, layer, *alone)) if alone[1] > alone[0] else ()
+        if shows:
             found.append(Target(comps[content["source"]], layer["name"], layer["startTime"],
-                                (alone,)))
+                                shows))
     return found
 
 
@@ -193,7 +199,7 @@ def empty_frames(pool: Pool, snapshot_id: str, document: dict, comp: dict,
     """emptyFrame findings: the stretches inside the comp in which almost nothing shows."""
     rate = comp["frameRate"]
     last = frame_at(comp, comp["duration"] - 1 / rate)
-    step = max(1, round(EMPTY_STEP * rate))
+    step = EMPTY_STEP
     transitions = windows(comp)
     frames = [frame for frame in range(0, last + 1, step)
               if not any(w.start <= frame / rate < w.end for w in transitions)]
@@ -226,7 +232,8 @@ def _empty_stretch(comp: dict, run: list[int], frames: list[int]) -> list[dict]:
         return []
     return [{"layer": None, "layerId": None, "time": round(start, 6), "end": round(end, 6),
              "kind": "emptyFrame",
-             "message": (f"Almost nothing shows from {start:g} s to {end:g} s: the frame is "
+             "message": (f"Almost nothing shows from {round(start, 3):g} s to "
+                         f"{round(end, 3):g} s: the frame is "
                          "its background alone (what was on screen has gone and what comes "
                          "next has not arrived); overlap the two with a transition "
                          "(transition.set, or the crossfade preset), or start the next part "
