@@ -14,7 +14,6 @@ from protocol.model.keyframes import frame_time
 from protocol.model.output_formats import output_format
 from workers.compositor import render_frame
 from workers.exporter.image_sequence import ImageEncoder
-from workers.exporter.pixels import video_frame
 from workers.exporter.video_encoders import CodecOptionError, encoder_setup, fresh_encoder
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for, plan_for
@@ -77,8 +76,7 @@ class FrameEncoder:
         if self._image is not None:
             self._image.encode(pixels)
             return
-        setup = self._setup
-        frame = video_frame(pixels, setup.keep_alpha, setup.pix_fmt, setup.dither)
+        frame = self._setup.frame(pixels)
         frame.pts = self._count
         frame.time_base = self._context.time_base
         self._count += 1

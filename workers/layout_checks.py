@@ -44,6 +44,7 @@ from protocol.model.transforms import (IDENTITY, is_visible, layer_matrix, layer
 from workers.compositor import render_frame
 from workers.compositor.layer_boxes import content_rect, line_ink_rects
 from workers.compositor.text_layout import box_overflow, lay_out
+from workers.exporter.deep_pixels import as_8_bits
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for
 from workers.tasks import TaskError, task
@@ -115,8 +116,8 @@ def layout_check(job):
     for layer in texts:
         job.cancel.check()
         if whole_frame is None:
-            whole_frame = render_frame(document, view["id"], time, footage=FOOTAGE,
-                                       scale=contrast_scale(view)).pixels
+            whole_frame = as_8_bits(render_frame(document, view["id"], time, footage=FOOTAGE,
+                                                 scale=contrast_scale(view)).pixels)
         ratio = text_contrast(document, view, time, holder, layer, whole_frame)
         if ratio is not None and ratio < MIN_CONTRAST:
             findings.append(finding(layer, time, "lowContrast", (
@@ -142,8 +143,8 @@ def frame_detail(job):
     details = []
     for time in spec["times"]:
         job.cancel.check()
-        details.append(visible_detail(render_frame(document, comp["id"], time,
-                                                   footage=FOOTAGE, scale=scale).pixels))
+        details.append(visible_detail(as_8_bits(render_frame(
+            document, comp["id"], time, footage=FOOTAGE, scale=scale).pixels)))
     return {"details": details}
 
 
@@ -332,8 +333,8 @@ def visible_extent(document: dict, comp: dict, layer: dict, at: float,
                 scenes=[])
     changed = dict(document, comps=[wide if c is comp else c for c in document["comps"]])
     scale = min(1.0, VISIBLE_MAX_SIDE / max(wide["width"], wide["height"]))
-    alpha = render_frame(changed, comp["id"], at, footage=FOOTAGE, scale=scale,
-                         transparent=True).pixels[..., 3]
+    alpha = as_8_bits(render_frame(changed, comp["id"], at, footage=FOOTAGE, scale=scale,
+                                   transparent=True).pixels)[..., 3]
     rows = np.flatnonzero((alpha >= ALPHA_VISIBLE).any(axis=1))
     columns = np.flatnonzero((alpha >= ALPHA_VISIBLE).any(axis=0))
     if not rows.size:
@@ -396,8 +397,9 @@ def text_contrast(document: dict, view: dict, time: float, holder: dict, layer: 
         changed = dict(document, comps=[dict(c, layers=layers_of(c))
                                         if c is holder or c is view else c
                                         for c in document["comps"]])
-        return render_frame(changed, view["id"], time, footage=FOOTAGE,
-                            scale=contrast_scale(view), transparent=transparent).pixels
+        return as_8_bits(render_frame(changed, view["id"], time, footage=FOOTAGE,
+                                      scale=contrast_scale(view),
+                                      transparent=transparent).pixels)
 
     alone = dict(layer["content"], stroke=None, background=None)
     fill_alone = drawn(alone, others=False, transparent=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import skia
 
 from workers.compositor import FootageCache, render_frame
+from workers.exporter.deep_pixels import as_8_bits
 from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
 
@@ -43,6 +44,7 @@ def preview(job):
 
 
 def encode_png(pixels) -> bytes:
-    image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+    """An 8-bit PNG of a frame (a deep comp's frame dithered to 8 bits, as a render would)."""
+    image = skia.Image.fromarray(as_8_bits(pixels), colorType=skia.kRGBA_8888_ColorType,
                                  alphaType=skia.kUnpremul_AlphaType)
     return bytes(image.encodeToData(skia.kPNG, 100))

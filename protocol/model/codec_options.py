@@ -87,6 +87,10 @@ KEYFRAMES = {"g": WHOLE, "keyint_min": WHOLE}
 # default, rounds frames to 8 bits through a fixed pattern so gradients show no bands;
 # "none" rounds to nearest, for the smallest files of flat graphics.
 VIDEO_DITHER = one_of("none", "ordered")
+# How a GIF frame is cut to its palette (workers/exporter/gif_palette.py): error diffusion
+# (FFmpeg paletteuse's sierra2_4a, the first and default, or floyd_steinberg), an ordered 8x8
+# pattern (bayer), or the nearest colour (none).
+GIF_DITHERS = ("sierra2_4a", "floyd_steinberg", "bayer", "none")
 
 # x264's and x265's own settings that take a number or a name. None of them reads or writes a
 # file: not `stats`, `pass`, `dump-yuv`, `cqmfile`, `opencl-clbin` (x264), nor `csv`,
@@ -128,6 +132,11 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
     "png": {"pix_fmt": PIXEL_FORMAT, "compression_level": WHOLE,
             "pred": one_of("none", "sub", "up", "avg", "paeth", "mixed"),
             "dpi": WHOLE, "dpm": WHOLE},
+    "tiff": {"pix_fmt": PIXEL_FORMAT,
+             "compression_algo": one_of("packbits", "raw", "lzw", "deflate")},
+    # format: half or float samples; compression: FFmpeg's EXR encoder's own names.
+    "exr": {"format": one_of("half", "float"),
+            "compression": one_of("none", "rle", "zip1", "zip16")},
     "jpeg": {"pix_fmt": PIXEL_FORMAT,
              "qscale": Shape(r"[1-9]|[12][0-9]|3[01]", "a whole number from 1 (best) to 31"),
              "huffman": one_of("default", "optimal")},
@@ -164,7 +173,7 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
     # many pixels and writing fps frames a second (a full-size 30 fps 720p GIF is megabytes a
     # second); dither is how the exporter cuts each frame to its palette.
     "gif": {"pix_fmt": PIXEL_FORMAT, "maxSide": Shape(r"[1-9][0-9]*", "a whole number above 0"),
-            "dither": one_of("none", "bayer"),
+            "dither": one_of(*GIF_DITHERS),
             "fps": Shape(r"0*[1-9][0-9]*(\.[0-9]+)?|0*\.[0-9]*[1-9][0-9]*",
                          "a number above 0")},
     "wav": {},  # its encoder is chosen by audioCodec, and PCM takes no options

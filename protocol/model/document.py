@@ -50,6 +50,10 @@ _ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker|scene)(\d+)$")
 SPATIAL_KEYS = ("spatialIn", "spatialOut")
 COMP_DEFAULTS = {"width": 1920, "height": 1080, "frameRate": 30, "duration": 10.0,
                  "background": [0.0, 0.0, 0.0, 1.0]}
+# A comp's picture settings, stored only when given (docs/document.md, "Bit depth and linear
+# light"): bitDepth 8 (the default), 16 or "float"; linearBlending false (the default) or true.
+BIT_DEPTHS = (8, 16, "float")
+PICTURE_SETTINGS = {"bitDepth": BIT_DEPTHS, "linearBlending": "bool"}
 FOOTAGE_KINDS = ("image", "sequence", "video", "vector", "lottie", "audio")
 # Queue item settings added with sound, stored only when given: absent means the default (the
 # format's sound, when the comp has any, in its default codec and bit rate).
@@ -384,7 +388,7 @@ def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
                 optional=("motionBlur", "proxy", "markers", "audioSampleRate", "scenes",
-                          *MASTER_BUS))
+                          *MASTER_BUS, *PICTURE_SETTINGS))
     if "audioSampleRate" in comp:
         _expect(comp, "audioSampleRate", SAMPLE_RATES, place)
     for key, (kind, _) in MASTER_BUS.items():
@@ -393,6 +397,9 @@ def _check_comp(comp: Any, place: str) -> dict:
             problem = master_bus_problem(key, comp[key])
             if problem is not None:
                 raise DocumentError(f"{place}.{key}", problem)
+    for key, kind in PICTURE_SETTINGS.items():
+        if key in comp:
+            _expect(comp, key, kind, place)
     for key, kind in (("id", "string"), ("name", "string"), ("width", "positive"),
                       ("height", "positive"), ("frameRate", "positive"),
                       ("duration", "positive"), ("background", "color")):

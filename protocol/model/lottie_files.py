@@ -7,7 +7,8 @@ it is embedded as a data URI, and a font can name a file (`fPath`). The renderer
 such names wherever they point, so a footage item would read files nobody checked against a
 confined session's roots. `self_contained` is the one copy ever handed to the renderer: images
 a `.lottie` archive holds are embedded from it, every other external reference is dropped (and
-named in a warning), so the footage is exactly the one file it names, in every session.
+named in a warning), so the footage is exactly the one file it names, in every session. That
+copy is also in the current Bodymovin format (bodymovin_versions.py), as lottie-web plays it.
 
 Pure: bytes in, data out (an archive is read from memory); no I/O.
 """
@@ -18,9 +19,10 @@ import base64
 import io
 import json
 import zipfile
-from typing import Any
 
+from protocol.model.bodymovin_versions import upgraded
 from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.lottie_trees import layers as lottie_layers, nodes
 
 LOTTIE_EXTENSIONS = (".json", ".lottie")
 _REQUIRED = ("fr", "ip", "op", "w", "h", "layers")
@@ -81,12 +83,12 @@ def footage_fields(animation: dict) -> dict:
 def unsupported(animation: dict) -> list[str]:
     """What in the animation will not be drawn as its author meant, one phrase each."""
     found = []
-    expressions = sum(1 for node in _nodes(animation)
+    expressions = sum(1 for node in nodes(animation)
                       if isinstance(node, dict) and isinstance(node.get("x"), str))
     if expressions:
         found.append(f"{expressions} expression{'s' if expressions > 1 else ''} (drawn with "
                      "their keyframed values instead)")
-    layers = [node for node in _layers(animation)]
+    layers = list(lottie_layers(animation))
     if animation.get("ddd") == 1 or any(layer.get("ddd") == 1 for layer in layers):
         found.append("3D layers (drawn flat)")
     cameras = sum(1 for layer in layers if layer.get("ty") == 13)
@@ -98,7 +100,7 @@ def unsupported(animation: dict) -> list[str]:
 def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, list[str]]:
     """The animation as JSON bytes that name no other file (images from the archive embedded,
     other external images and font files dropped), and what was dropped, one phrase each."""
-    animation = json.loads(json.dumps(animation))  # a copy, whatever the caller keeps
+    animation = upgraded(animation)  # a copy, in the format ThorVG reads
     dropped_images = []
     for asset in animation.get("assets") or []:
         if not isinstance(asset, dict) or not isinstance(asset.get("p"), str):
@@ -117,7 +119,9 @@ def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, lis
     dropped_fonts = []
     fonts = animation.get("fonts")
     for font in (fonts.get("list") or []) if isinstance(fonts, dict) else []:
-        if isinstance(font, dict) and font.pop("fPath", None):
+        where = font.get("fPath") if isinstance(font, dict) else None
+        if where and not (isinstance(where, str) and where[:5].lower() == "data:"):
+            del font["fPath"]  # a file elsewhere; a font embedded as a data URI stays
             dropped_fonts.append(str(font.get("fFamily") or font.get("fName") or "a font"))
     notes = []
     if dropped_images:
@@ -166,26 +170,3 @@ def _manifest(archive: zipfile.ZipFile, names: list[str]) -> list[str]:
                 if isinstance(entry, dict) and "id" in entry]
     except (ValueError, AttributeError, TypeError):
         return []
-
-
-def _layers(animation: dict):
-    for layer in animation.get("layers") or []:
-        if isinstance(layer, dict):
-            yield layer
-    for asset in animation.get("assets") or []:
-        if isinstance(asset, dict):
-            for layer in asset.get("layers") or []:
-                if isinstance(layer, dict):
-                    yield layer
-
-
-def _nodes(value: Any):
-    """Every dict and list in `value`, without recursion (a deep file must not overflow)."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, dict):
-            stack.extend(child for child in node.values() if isinstance(child, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(child for child in node if isinstance(child, (dict, list)))

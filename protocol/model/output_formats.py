@@ -73,10 +73,19 @@ FORMATS: dict[str, OutputFormat] = {
     f.name: f
     for f in (
         OutputFormat("png", ".png", True, "png", True,
-                     "PNG image sequence, 8 bits per channel, lossless, with alpha"),
+                     "PNG image sequence, lossless, with alpha: 8 bits per channel, 16 from a "
+                     "16-bit or float comp (codecOptions pix_fmt rgba or rgba64be says which)"),
         OutputFormat("jpeg", ".jpg", True, "mjpeg", False,
                      "JPEG image sequence; alpha is composited over black",
                      default_codec_options={"qscale": "2"}),
+        OutputFormat("tiff", ".tif", True, "tiff", True,
+                     "TIFF image sequence with alpha: 8 bits per channel, 16 from a 16-bit or "
+                     "float comp (codecOptions pix_fmt rgba or rgba64le says which)",
+                     default_codec_options={"compression_algo": "lzw"}),
+        OutputFormat("exr", ".exr", True, "exr", True,
+                     "OpenEXR image sequence, linear light with alpha: half floats, or "
+                     "codecOptions format float for 32-bit",
+                     default_codec_options={"format": "half", "compression": "zip16"}),
         OutputFormat("h264", ".mp4", False, "libx264", False,
                      "H.264 in MP4, yuv420p unless codecOptions set pix_fmt",
                      default_codec_options={"preset": "medium", "crf": "18"},
@@ -86,9 +95,9 @@ FORMATS: dict[str, OutputFormat] = {
                      default_codec_options={"preset": "medium", "crf": "20"},
                      audio_codecs=("aac",)),
         OutputFormat("prores", ".mov", False, "prores_ks", True,
-                     "Apple ProRes in QuickTime; profile 4444 keeps alpha",
+                     "Apple ProRes in QuickTime; profiles 4444 and 4444xq keep alpha",
                      profiles={"proxy": False, "lt": False, "standard": False, "hq": False,
-                               "4444": True},
+                               "4444": True, "4444xq": True},
                      default_profile="hq", audio_codecs=("aac", "pcm_s16le", "pcm_s24le")),
         OutputFormat("vp9", ".webm", False, "libvpx-vp9", True,
                      "VP9 in WebM with alpha (yuva420p)",
@@ -128,6 +137,8 @@ def format_for_extension(path: str) -> str | None:
     lowered = path.lower()
     if lowered.endswith(".jpeg"):
         return "jpeg"
+    if lowered.endswith(".tiff"):
+        return "tiff"
     for f in FORMATS.values():
         if lowered.endswith(f.extension) and not (f.name == "hevc"):
             return f.name

@@ -367,7 +367,7 @@ def test_a_gif_takes_fps(tmp_path):
 
 
 def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
-    # Black to a full colour over 512 px: more colours than 256, binned in steps of 8 levels.
+    # Black to a full colour over 512 px: more colours than its 256 entries hold.
     project = gradient_project(tmp_path / "g.rvproj", "#000000", "#ff8040")
 
     def seen_runs(dither):
@@ -382,8 +382,13 @@ def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
         return max(longest_flat_run(list(np.round(pixels[:, 16:-16, channel].mean(axis=0), 3)))
                    for channel in range(3))
 
-    assert seen_runs("none") >= 12, "the undithered GIF shows bands"
+    assert seen_runs("none") >= 8, "the undithered GIF shows bands"
     assert seen_runs("bayer") <= 6
+    # Error diffusion spreads a level's remainder along the rows, so over these 16 rows its
+    # column means step less evenly than an ordered pattern's (blue, stepping every 8 px in
+    # the comp, keeps runs of 10), yet far from the bands of the issue (20 px and more).
+    for dither in ("sierra2_4a", "floyd_steinberg"):
+        assert seen_runs(dither) <= 12, dither
 
 
 def decoded_luma(path) -> list[np.ndarray]:

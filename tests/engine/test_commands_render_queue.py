@@ -40,7 +40,7 @@ def test_an_unsaved_project_resolves_against_the_working_directory():
 
 
 @pytest.mark.parametrize("params,message", [
-    ({"format": "avi"}, "format must be one of png, jpeg, h264"),
+    ({"format": "avi"}, "format must be one of png, jpeg, tiff, exr, h264"),
     ({"frames": "9-1"}, "ends before it starts"),
     ({"frames": "0-400"}, "asks for frame 400, but the comp has frames 0-299"),
     ({"codecOptions": {"crf": [20]}}, "codecOptions values are strings or numbers"),
@@ -66,7 +66,7 @@ def test_set_list_duplicate_remove_formats():
     engine.run("renderQueue.remove", {"item": items[0]["id"]})
     assert [i["id"] for i in engine.doc["renderQueue"]] == [duplicate["item"]]
     formats = engine.run("renderQueue.formats", {})["formats"]
-    assert [f["format"] for f in formats] == ["png", "jpeg", "h264", "hevc", "prores", "vp9",
+    assert [f["format"] for f in formats] == ["png", "jpeg", "tiff", "exr", "h264", "hevc", "prores", "vp9",
                                               "gif", "wav"]
     with pytest.raises(CommandError, match="there is no render queue item number 4"):
         engine.run("renderQueue.set", {"item": 4, "frames": "1"})

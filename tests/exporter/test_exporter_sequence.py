@@ -11,6 +11,7 @@ import pytest
 
 from tests.helpers.synthetic_frames import HEIGHT, WIDTH, moving_frame
 from workers.exporter import CodecOptionError, OpenedFiles, frames_to_write, write_sequence
+from workers.exporter.image_sequence import ImageEncoder
 from workers.exporter.pixels import over_black
 
 
@@ -120,3 +121,22 @@ def test_without_skip_existing_an_existing_frame_is_replaced(tmp_path):
     (tmp_path / "f_1.png").write_bytes(b"old")
     write_sequence(numbered_frames([1]), str(tmp_path / "f_[#].png"), "png")
     assert np.array_equal(read_image(str(tmp_path / "f_1.png")), moving_frame(1, alpha=True))
+
+
+def png_chunks(data: bytes) -> dict:
+    """A PNG's chunks by type (the last of each type), as their data."""
+    chunks, at = {}, 8
+    while at < len(data):
+        size = int.from_bytes(data[at:at + 4], "big")
+        chunks[data[at + 4:at + 8].decode("ascii")] = data[at + 8:at + 8 + size]
+        at += 12 + size
+    return chunks
+
+
+def test_a_png_says_its_pixels_are_square():
+    data = ImageEncoder("png", 8, 6).encode(np.zeros((6, 8, 4), np.uint8))
+    physical = png_chunks(data).get("pHYs")
+    # Absent, or an aspect ratio of 1 (unit 0): never the "0 by 1" an unset aspect gave.
+    if physical is not None:
+        across, down = int.from_bytes(physical[:4], "big"), int.from_bytes(physical[4:8], "big")
+        assert across == down > 0 and physical[8] == 0

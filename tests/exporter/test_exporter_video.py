@@ -13,7 +13,8 @@ from protocol.model.output_formats import output_format
 from tests.helpers.synthetic_frames import HEIGHT, WIDTH, moving_frames
 from workers.exporter import (JoinError, OpenedFiles, encode_segment, join_segments,
                               keyframe_interval_for, segment_path, segment_ranges)
-from workers.exporter.segments import KEYFRAME_INTERVAL, KEYFRAME_UNITS, MIN_KEYFRAME_INTERVAL
+from workers.exporter.segments import (KEYFRAME_INTERVAL, KEYFRAME_UNITS, MAX_KEYFRAME_INTERVAL,
+                                       MIN_KEYFRAME_INTERVAL)
 from workers.exporter.pixels import over_black
 
 FRAMES = 30
@@ -100,8 +101,16 @@ def test_video_is_bt709_and_tagged_so_players_pick_the_same_matrix(tmp_path, fmt
     red[...] = (230, 20, 40, 255)
     final = render(tmp_path, fmt, [red] * 3, 1)
     with av.open(final) as container:
+        context = container.streams.video[0].codec_context
         frame = next(container.decode(video=0))
-        assert (frame.colorspace, frame.color_range) == (1, 1)  # BT.709, limited range
+        # BT.709 primaries, transfer and matrix, limited range: in the container's header and
+        # in the bitstream, which the decoded frame reads (ProRes left its frame headers'
+        # primaries and transfer unspecified).
+        tags = (1, 1, 1, 1)
+        assert (context.color_primaries, context.color_trc, context.colorspace,
+                context.color_range) == tags
+        assert (frame.color_primaries, frame.color_trc, frame.colorspace,
+                frame.color_range) == tags
     # Decoded with the tagged matrix, a saturated colour comes back (an untagged BT.709
     # frame read as BT.601 would be off by about 20 in green): on average, and in every pixel
     # but for the ordered dither of 8-bit Y'CbCr (up to a level of Y', Cb and Cr each).
@@ -121,7 +130,8 @@ def test_prores_profiles_pick_their_pixel_formats(tmp_path):
     # FFmpeg's ProRes decoder hands 4444 back at 12 bits; what matters is the alpha plane.
     for profile, tag, pix_fmt in (("proxy", "apco", "yuv422p10le"), ("lt", "apcs", "yuv422p10le"),
                                   ("standard", "apcn", "yuv422p10le"),
-                                  ("4444", "ap4h", "yuva444p12le")):
+                                  ("4444", "ap4h", "yuva444p12le"),
+                                  ("4444xq", "ap4x", "yuva444p12le")):
         facts, _ = decode(render(tmp_path, "prores", frames, 1, {"profile": profile},
                                  name=profile), "prores")
         assert (facts["tag"], facts["pix_fmt"]) == (tag, pix_fmt), profile
@@ -166,8 +176,11 @@ def test_split_is_byte_identical_for_h264(tmp_path):
 
 
 def test_keyframe_interval_depends_on_the_frame_count_only():
-    # 30 frames once a video has 8 intervals of 30; below, about an eighth of it, at least 8.
-    assert keyframe_interval_for(240) == keyframe_interval_for(10_000) == KEYFRAME_INTERVAL == 30
+    # 30 frames once a video has 8 intervals of 30; below, about an eighth of it, at least 8;
+    # a long video a sixteenth of it, at most 240.
+    assert keyframe_interval_for(240) == keyframe_interval_for(495) == KEYFRAME_INTERVAL == 30
+    assert keyframe_interval_for(511) == 31 and keyframe_interval_for(1200) == 75 and keyframe_interval_for(3840) == 240
+    assert keyframe_interval_for(100_000) == MAX_KEYFRAME_INTERVAL == 240
     assert keyframe_interval_for(239) == 30 and keyframe_interval_for(232) == 29
     assert keyframe_interval_for(90) == 12 and keyframe_interval_for(100) == 13
     assert keyframe_interval_for(65) == 9

@@ -65,3 +65,27 @@ def many_shapes(count=50, width=1920, height=1080, frame_rate=30, frames=60) -> 
                                   (x + 60, y - 40), last=frames, turn=90 * (i % 3),
                                   stroke=(1, 1, 1)))
     return animation(layers, width=width, height=height, frame_rate=frame_rate, last=frames)
+
+
+def old_bodymovin_square(version="3.1.6") -> dict:
+    """A 320x180 animation as Bodymovin before 4.1.9 wrote it: a full-frame rect whose fill is
+    near-black in 0..255 channels ([7, 6, 6, 255]), its opacity keyed in the old style (each
+    key with its end value `e`, the last key only a time), from 100% at frame 0 to 50% at 10."""
+    layer = shape_layer(1, "rc", (320, 180), (0, 0, 0), (160, 90), (160, 90))
+    fill = layer["shapes"][0]["it"][1]
+    fill["c"] = {"k": [7, 6, 6, 255]}
+    layer["ks"]["o"] = {"k": [{"t": 0, "s": [100], "e": [50], "i": {"x": [1], "y": [1]},
+                               "o": {"x": [0], "y": [0]}}, {"t": 10}]}
+    return {**animation([layer]), "v": version}
+
+
+def path_from_a_slot() -> dict:
+    """A square whose path is given by a slot (`sid`), which the ThorVG that thorvg-python
+    bundles (1.0) crashes on (SIGSEGV) when it draws a frame: a file only a trial render in a
+    child process may draw."""
+    square = {"c": True, "v": [[-10, -10], [10, -10], [10, 10], [-10, 10]],
+              "i": [[0, 0]] * 4, "o": [[0, 0]] * 4}
+    layer = shape_layer(1, "rc", (20, 20), (1, 0, 0), (32, 32), (32, 32))
+    layer["shapes"][0]["it"][0] = {"ty": "sh", "ks": {"a": 0, "k": square, "sid": "outline"}}
+    return animation([layer], width=64, height=64, last=30,
+                     slots={"outline": {"p": {"a": 0, "k": square}}})

@@ -155,7 +155,7 @@ def test_the_listing_says_what_every_option_takes():
     assert "key=value pairs" in listing["x264-params"] and "aq-mode" in listing["x264-params"]
     assert accepted_options("gif") == {"pix_fmt": OPTIONS["gif"]["pix_fmt"].says,
                                        "maxSide": "a whole number above 0",
-                                       "dither": "one of none, bayer",
+                                       "dither": "one of sierra2_4a, floyd_steinberg, bayer, none",
                                        "fps": "a number above 0"}
 
 

@@ -42,7 +42,8 @@ def add(doc, output=None, fmt="h264", frames=None, the_comp=None, project=PROJEC
 
 def test_every_format_has_its_extension_and_kind():
     assert {n: (f.extension, f.is_sequence) for n, f in FORMATS.items()} == {
-        "png": (".png", True), "jpeg": (".jpg", True), "h264": (".mp4", False),
+        "png": (".png", True), "jpeg": (".jpg", True), "tiff": (".tif", True),
+        "exr": (".exr", True), "h264": (".mp4", False),
         "hevc": (".mp4", False), "prores": (".mov", False), "vp9": (".webm", False),
         "gif": (".gif", False), "wav": (".wav", False)}
 
@@ -52,14 +53,14 @@ def test_formats_listing_says_codecs_alpha_profiles_and_defaults():
     assert listing["prores"]["profiles"] == [
         {"name": "proxy", "alpha": False}, {"name": "lt", "alpha": False},
         {"name": "standard", "alpha": False}, {"name": "hq", "alpha": False},
-        {"name": "4444", "alpha": True}]
+        {"name": "4444", "alpha": True}, {"name": "4444xq", "alpha": True}]
     assert listing["vp9"]["alpha"] and listing["png"]["alpha"] and not listing["h264"]["alpha"]
     assert listing["h264"]["codec"] == "libx264" and listing["hevc"]["codec"] == "libx265"
     assert "crf" in listing["h264"]["defaultCodecOptions"]
 
 
 def test_unknown_format_lists_the_known_ones():
-    with pytest.raises(UnknownFormatError, match="png, jpeg, h264, hevc, prores, vp9, gif"):
+    with pytest.raises(UnknownFormatError, match="png, jpeg, tiff, exr, h264, hevc, prores, vp9, gif"):
         output_format("avi")
 
 

@@ -29,7 +29,8 @@ MAX_OPEN_VIDEOS = 8
 MIPMAP_BUDGET_BYTES = 128 * 1024 * 1024
 
 
-def _stamp(path: str):
+def file_stamp(path: str):
+    """What says a file changed (its modification time and size), or None if it is gone."""
     try:
         info = os.stat(path)
     except OSError:
@@ -52,7 +53,7 @@ class FootageCache:
         self._mipmap_bytes = 0
 
     def image(self, path: str) -> skia.Image | None:
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         if stamp is None:
             return None
         cached = self._images.get(path)
@@ -108,7 +109,7 @@ class FootageCache:
 
     def video_decoder(self, path: str) -> VideoDecoder | None:
         """The open decoder for `path` (opened now if needed), or None if it cannot be read."""
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         if stamp is None:
             self._forget_video(path)
             return None

@@ -29,6 +29,7 @@ import numpy as np
 import skia
 
 from protocol.model.colors import normalize_color
+from workers.compositor.deep_frames import comp_depth, render_deep
 from workers.compositor.footage import FootageCache
 from workers.compositor.motion_blur import (average_premultiplied, motion_blur_settings,
                                             sample_times)
@@ -44,7 +45,10 @@ KEPT_SURFACE_BYTES = 64 << 20
 
 @dataclass
 class RenderedFrame:
-    pixels: np.ndarray  # H x W x 4 uint8, straight (unpremultiplied) RGBA, C-contiguous
+    # H x W x 4 straight (unpremultiplied) RGBA, C-contiguous: uint8, or float32 (sRGB-encoded,
+    # 0..1 and beyond) for a comp deeper than 8 bits or blending in linear light
+    # (deep_frames.py)
+    pixels: np.ndarray
     missing: list = field(default_factory=list)  # footage paths that could not be read
 
 
@@ -142,6 +146,11 @@ def render_drawn(draw, comp: dict, time: float, *, scale: float = 1.0,
     says the pixels still hold what was drawn into them last: this module's own surfaces, and
     `out` when the caller says it passes it again unchanged (`reused_out`)."""
     width, height = output_size(comp, scale)
+    depth = comp_depth(comp)
+    if depth is not None:
+        pixels, missing = render_deep(draw, comp, time, depth, (width, height), scale,
+                                      _background(comp, transparent), out)
+        return RenderedFrame(pixels=pixels, missing=missing)
     if out is None:
         out = np.empty((height, width, 4), np.uint8)
     elif out.shape != (height, width, 4) or out.dtype != np.uint8 or \

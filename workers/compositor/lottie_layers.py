@@ -5,21 +5,20 @@ Time: the layer's source time (protocol/model/time_remap.py: its own time, speed
 is mapped to the animation's own frames as footage is, `floor(s * frameRate)` counted from its
 first frame (ThorVG's frame 0 is the file's `ip`), clamped to its frames unless it loops.
 
-Scale: ThorVG rasterises the vectors at the size the layer is shown (the canvas matrix's
-largest scale, within MAX_RENDER_SIDE), and that raster is drawn back into the box, so an
+Scale: ThorVG rasterises the vectors at the size the layer is shown (raster_size.py), and that raster is drawn back into the box, so an
 enlarged animation stays sharp and a shrunk one costs less. ThorVG is given the animation's
 bytes made self-contained (protocol/model/lottie_files.py), never a path: it would open any file an
 image asset names.
 
 One ThorVG engine per worker process, on one thread (the workers are the parallelism), and
-one player per file kept, by path and modification stamp; a file ThorVG cannot load is reported
-missing by path and draws nothing.
+one player per lottie layer kept, by file, modification stamp and layer (its animation and its
+raster, so a frame costs ThorVG's drawing and one blend of the raster, no parse and no copy); a
+file ThorVG cannot load is reported missing by path and draws nothing.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections import OrderedDict
 
 import numpy as np
@@ -30,21 +29,26 @@ from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
 from protocol.model.lottie_files import LottieError, read_animation, self_contained
 from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
+from workers.compositor.footage import file_stamp
+from workers.compositor.raster_size import draw_raster, shown_size
 
-# The longest side ThorVG draws an animation at: an 8K frame's. A layer enlarged past it is
-# resampled from this, rather than asking for a raster of gigabytes.
-MAX_RENDER_SIDE = 8192
-# Players kept per worker, each holding its raster (8 MiB at 1080p): a comp rarely shows more
-# than a few animations.
-MAX_KEPT_PLAYERS = 8
-SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear)
+# Players kept per worker, one per lottie layer, each holding its raster (8 MiB at 1080p): a
+# comp rarely shows more than a few animations.
+MAX_KEPT_PLAYERS = 16
+# Files kept made self-contained, ready for a new player: as many as players.
+MAX_KEPT_SOURCES = MAX_KEPT_PLAYERS
 
 _engine: list = []
-_players: OrderedDict = OrderedDict()  # path -> Player
+_players: OrderedDict = OrderedDict()  # (path, layer id) -> Player
+_sources: OrderedDict = OrderedDict()  # path -> (stamp, self-contained bytes, frame rate)
 
 
 class Player:
-    """One animation loaded into ThorVG, with the raster it was last drawn into."""
+    """One animation loaded into ThorVG for one layer, with the raster it was last drawn into.
+
+    The image handed out wraps ThorVG's own buffer, no copy: it is drawn into the frame at
+    once (no drawing here is deferred), before this player draws its next frame into the same
+    buffer; a second layer showing the same file has a player of its own."""
 
     def __init__(self, stamp, data: bytes, frame_rate: float):
         if not _engine:
@@ -73,11 +77,10 @@ class Player:
             self.canvas.update()
             self.canvas.draw(True)
             self.canvas.sync()
-            # ABGR8888 is R, G, B, A in memory, premultiplied: Skia's RGBA premul. A copy,
-            # since ThorVG draws the next frame into the same buffer.
+            # ABGR8888 is R, G, B, A in memory, premultiplied: Skia's RGBA premul.
             pixels = np.frombuffer(self.canvas.buffer_arr, np.uint8).reshape(height, width, 4)
             self.image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
-                                              alphaType=skia.kPremul_AlphaType, copy=True)
+                                              alphaType=skia.kPremul_AlphaType, copy=False)
             self.frame = frame
         return self.image
 
@@ -97,20 +100,19 @@ def draw_lottie(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: floa
         ctx.report_missing(f"footage {footage_id!r} (not in the project)")
         return
     path = item.get("path", "")
-    player = _player(path, float(item.get("frameRate") or 30))
+    player = _player(path, layer.get("id"), float(item.get("frameRate") or 30))
     if player is None:
         ctx.report_missing(path)
         return
     width, height = float(item["width"]), float(item["height"])
-    scale = min(canvas.getTotalMatrix().getMaxScale(), MAX_RENDER_SIDE / max(width, height))
-    if not scale > 0:
+    size = shown_size(canvas, width, height)
+    if size is None:
         return  # shown at no size
-    image = player.image_at(_frame(player, layer, time),
-                            max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale)))
+    image = player.image_at(_frame(player, layer, time), *size)
     paint = skia.Paint(AntiAlias=True)
     paint.setAlphaf(paint_args["opacity"])
     paint.setBlendMode(paint_args["blend"])
-    canvas.drawImageRect(image, skia.Rect.MakeWH(width, height), SAMPLING, paint)
+    draw_raster(canvas, image, width, height, paint)
 
 
 def _frame(player: Player, layer: dict, time: float) -> float:
@@ -120,28 +122,45 @@ def _frame(player: Player, layer: dict, time: float) -> float:
     return float(min(max(frame, 0), max(0, math.ceil(player.frames) - 1)))
 
 
-def _player(path: str, frame_rate: float) -> Player | None:
-    try:
-        info = os.stat(path)
-    except OSError:
+def _player(path: str, layer_id, frame_rate: float) -> Player | None:
+    stamp = file_stamp(path)
+    if stamp is None:
         return None
-    stamp = (info.st_mtime_ns, info.st_size)
-    player = _players.get(path)
+    key = (path, layer_id)
+    player = _players.get(key)
     if player is not None and player.stamp == stamp:
-        _players.move_to_end(path)
+        _players.move_to_end(key)
         return player
-    _players.pop(path, None)
+    _players.pop(key, None)
+    source = _source(path, stamp, frame_rate)
+    if source is None:
+        return None
+    try:
+        player = Player(stamp, *source)
+    except LottieError:
+        return None
+    _players[key] = player
+    while len(_players) > MAX_KEPT_PLAYERS:
+        _players.popitem(last=False)
+    return player
+
+
+def _source(path: str, stamp, frame_rate: float) -> tuple[bytes, float] | None:
+    """The file at `path` made self-contained (and upgraded), and its frame rate."""
+    kept = _sources.get(path)
+    if kept is not None and kept[0] == stamp:
+        _sources.move_to_end(path)
+        return kept[1:]
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_VECTOR_FOOTAGE_BYTES + 1)
         if len(data) > MAX_VECTOR_FOOTAGE_BYTES:
             return None
         animation, files = read_animation(data)
-        player = Player(stamp, self_contained(animation, files)[0],
-                        float(animation["fr"]) or frame_rate)
     except (OSError, LottieError):
         return None
-    _players[path] = player
-    while len(_players) > MAX_KEPT_PLAYERS:
-        _players.popitem(last=False)
-    return player
+    _sources[path] = (stamp, self_contained(animation, files)[0],
+                      float(animation["fr"]) or frame_rate)
+    while len(_sources) > MAX_KEPT_SOURCES:
+        _sources.popitem(last=False)
+    return _sources[path][1:]

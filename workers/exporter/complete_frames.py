@@ -18,6 +18,10 @@ MARKERS = {
     # IEND: a zero length, the chunk type, and its fixed CRC.
     "png": (b"\x89PNG\r\n\x1a\n", b"\x00\x00\x00\x00IEND\xaeB`\x82"),
     "jpeg": (b"\xff\xd8", b"\xff\xd9"),
+    # TIFF (little-endian, as FFmpeg writes it) and OpenEXR end with no marker: their
+    # signature alone is checked, so a copy cut short is taken for whole.
+    "tiff": (b"II*\x00", b""),
+    "exr": (b"\x76\x2f\x31\x01", b""),
 }
 
 

@@ -85,6 +85,6 @@ def dithered_frame(pixels: np.ndarray, pix_fmt: str) -> av.VideoFrame:
         _samples(shallow, np.uint8)[:] = rounded
     if len(frame.planes) == 4:  # RGB was composited over black: opaque
         _samples(frame.planes[3], np.uint8)[:] = pixels[..., 3] if pixels.shape[2] == 4 else 255
-    frame.colorspace = 1  # BT.709, as the encoder is told (pixels.BT709)
+    frame.colorspace = 1  # BT.709 (color_tags.BT709)
     frame.color_range = 1  # limited
     return frame

@@ -1,4 +1,4 @@
-"""Writing image sequence frames (png, jpeg): one file per frame, each written under a
+"""Writing image sequence frames (png, jpeg, tiff, exr): one file per frame, each written under a
 temporary name in its folder and renamed into place, so a final frame name never holds a
 half-written image, whatever moment a render is cancelled or a worker killed.
 
@@ -18,11 +18,14 @@ from protocol.model.output_formats import format_for_extension, output_format
 from protocol.model.output_names import frame_path
 from workers.exporter.atomic_files import publish, temporary_path
 from workers.exporter.complete_frames import is_complete_frame
+from workers.exporter.deep_pixels import as_linear, is_deep
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.pixels import check_frame, video_frame
 from workers.exporter.video_encoders import CodecOptionError, allowed_options
 
-PIXEL_FORMATS = {"png": "rgba", "jpeg": "yuvj444p"}
+# Each format's pixel format for 8-bit frames, and for a 16-bit or float comp's (deep) frames.
+PIXEL_FORMATS = {"png": "rgba", "jpeg": "yuvj444p", "tiff": "rgba", "exr": "gbrapf32le"}
+DEEP_PIXEL_FORMATS = {**PIXEL_FORMATS, "png": "rgba64be", "tiff": "rgba64le"}
 
 
 class ImageEncoder:
@@ -33,12 +36,13 @@ class ImageEncoder:
     thing for an intra-only encoder."""
 
     def __init__(self, fmt: str, width: int, height: int,
-                 codec_options: dict | None = None) -> None:
+                 codec_options: dict | None = None, deep: bool = False) -> None:
         spec = output_format(fmt)
         if not spec.is_sequence:
             raise ValueError(f"{fmt} is a video format, not an image sequence format")
         options = {**spec.default_codec_options, **allowed_options(fmt, codec_options)}
-        self.pix_fmt = options.pop("pix_fmt", PIXEL_FORMATS[fmt])
+        self.pix_fmt = options.pop("pix_fmt", (DEEP_PIXEL_FORMATS if deep else
+                                               PIXEL_FORMATS)[fmt])
         if fmt == "jpeg":
             quality = options.pop("qscale")
             if not quality.isdigit() or not 1 <= int(quality) <= 31:
@@ -46,6 +50,7 @@ class ImageEncoder:
                                        "(best) to 31 (smallest); 2 is the default")
             options.update(qmin=quality, qmax=quality)
         self.fmt = fmt
+        self._half = options.get("format") == "half"
         self.keep_alpha = spec.alpha
         self.width, self.height = width, height
         self._ctx = av.CodecContext.create(spec.codec, "w")
@@ -53,6 +58,9 @@ class ImageEncoder:
         self._ctx.pix_fmt = self.pix_fmt
         self._ctx.time_base = Fraction(1, 25)  # required by the API; an image has no time
         self._ctx.options = options
+        # Square pixels: FFmpeg's PNG encoder writes a pHYs chunk from the sample aspect ratio
+        # whatever it is, and an unset one made it an odd "0 by 1".
+        self._ctx.sample_aspect_ratio = Fraction(1, 1)
         try:
             self._ctx.open()
         except av.error.FFmpegError as error:
@@ -62,7 +70,15 @@ class ImageEncoder:
 
     def encode(self, rgba: np.ndarray) -> bytes:
         check_frame(rgba, self.width, self.height)
-        frame = video_frame(rgba, self.keep_alpha, self.pix_fmt)
+        if self.fmt == "exr":  # linear light, in floats: EXR is scene-referred
+            linear = as_linear(rgba)
+            if self._half:
+                # Rounded to the nearest half here: FFmpeg's encoder truncates, which put
+                # half of all values one step low. A value that is a half already is kept.
+                linear = linear.astype(np.float16).astype(np.float32)
+            frame = av.VideoFrame.from_ndarray(linear, format=self.pix_fmt)
+        else:
+            frame = video_frame(rgba, self.keep_alpha, self.pix_fmt)
         packets = self._ctx.encode(frame)
         return b"".join(bytes(p) for p in packets)
 
@@ -117,7 +133,8 @@ def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: 
             continue
         if encoder is None:
             check_frame(rgba)
-            encoder = ImageEncoder(fmt, rgba.shape[1], rgba.shape[0], codec_options)
+            encoder = ImageEncoder(fmt, rgba.shape[1], rgba.shape[0], codec_options,
+                                   deep=is_deep(rgba))
         write_image(encoder.encode(rgba), path, opened, token)
         written.append(path)
         if on_frame is not None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 import av
 import numpy as np
 
+from workers.exporter.deep_pixels import as_8_bits, is_deep, wide_frame
 from workers.exporter.dithered_yuv import SCALER_THREADS, WIDE_TWINS, dithered_frame
-from workers.exporter.gif_palette import quantize
+from workers.exporter.gif_palette import palette_frame
 
 
 class FrameShapeError(ValueError):
@@ -20,12 +21,12 @@ class FrameShapeError(ValueError):
 
 
 def check_frame(rgba: np.ndarray, width: int | None = None, height: int | None = None) -> None:
-    if not (isinstance(rgba, np.ndarray) and rgba.dtype == np.uint8 and rgba.ndim == 3
-            and rgba.shape[2] == 4):
+    if not (isinstance(rgba, np.ndarray) and rgba.dtype in (np.uint8, np.float32)
+            and rgba.ndim == 3 and rgba.shape[2] == 4):
         shape = getattr(rgba, "shape", None)
         dtype = getattr(rgba, "dtype", type(rgba).__name__)
-        raise FrameShapeError(f"the exporter takes frames as height x width x 4 uint8 RGBA "
-                              f"arrays, got shape {shape} of {dtype}")
+        raise FrameShapeError(f"the exporter takes frames as height x width x 4 uint8 (or "
+                              f"float32) RGBA arrays, got shape {shape} of {dtype}")
     if width is not None and (rgba.shape[1], rgba.shape[0]) != (width, height):
         raise FrameShapeError(f"frame is {rgba.shape[1]}x{rgba.shape[0]} but the output was "
                               f"opened at {width}x{height}; every frame of an output must "
@@ -41,12 +42,9 @@ def over_black(rgba: np.ndarray) -> np.ndarray:
     return ((rgb + (rgb >> 8)) >> 8).astype(np.uint8)
 
 
-# Y'CbCr video is written with the BT.709 matrix, and tagged so (see video_encoders.py): the
-# matrix HD players assume for untagged video too, where FFmpeg's default (BT.601) would shift
-# every colour slightly in them.
-BT709 = 1  # AVCOL_SPC_BT709, AVCOL_PRI_BT709 and AVCOL_TRC_BT709 alike
-
-
+# Y'CbCr video is written with the BT.709 matrix, and tagged so (color_tags.py): the matrix HD
+# players assume for untagged video too, where FFmpeg's default (BT.601) would shift every
+# colour slightly in them.
 def is_bt709(pix_fmt: str) -> bool:
     """Whether frames in `pix_fmt` are converted and tagged BT.709: Y'CbCr, but not the
     full-range yuvj formats, which are JPEG's and BT.601 by definition."""
@@ -56,10 +54,14 @@ def is_bt709(pix_fmt: str) -> bool:
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
                 dither: str = "none") -> av.VideoFrame:
     """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709), rounded as
-    `dither` says: a GIF's palette frame "none" or "bayer" (gif_palette.py); 8-bit Y'CbCr
+    `dither` says: a GIF's palette frame by error diffusion, "bayer" or "none" (gif_palette.py); 8-bit Y'CbCr
     "ordered" (dithered_yuv.py) or "none" (FFmpeg's conversion, to nearest)."""
+    if is_deep(rgba):
+        if sample_bits(pix_fmt) > 8:
+            return _wide_video_frame(rgba, keep_alpha, pix_fmt)
+        rgba = as_8_bits(rgba)
     if pix_fmt == "pal8":
-        return av.VideoFrame.from_ndarray(quantize(over_black(rgba), dither), format="pal8")
+        return palette_frame(over_black(rgba), dither)
     opaque = rgba[..., 3].min() == 255
     if dither == "ordered" and pix_fmt in WIDE_TWINS:
         return dithered_frame(rgba if keep_alpha or opaque else over_black(rgba), pix_fmt)
@@ -69,6 +71,25 @@ def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
         frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgba), format="rgba")
     else:
         frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
+    if frame.format.name != pix_fmt:
+        frame = frame.reformat(format=pix_fmt,
+                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
+                               threads=SCALER_THREADS)
+    return frame
+
+
+def sample_bits(pix_fmt: str) -> int:
+    """Bits of a pixel format's first component (8 for rgba, 10 for yuv422p10le)."""
+    return av.VideoFormat(pix_fmt).components[0].bits
+
+
+def _wide_video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
+    """A deep frame in a pixel format of more than 8 bits a sample, through 16-bit RGBA."""
+    if not keep_alpha and rgba[..., 3].min() < 1.0:
+        rgba = rgba.copy()
+        rgba[..., :3] *= rgba[..., 3:4]
+        rgba[..., 3] = 1.0
+    frame = wide_frame(rgba)
     if frame.format.name != pix_fmt:
         frame = frame.reformat(format=pix_fmt,
                                dst_colorspace="itu709" if is_bt709(pix_fmt) else None,

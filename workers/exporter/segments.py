@@ -25,13 +25,15 @@ import numpy as np
 
 from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
-from workers.exporter.pixels import check_frame, video_frame
+from workers.exporter.pixels import check_frame
 from workers.exporter.video_encoders import (INTRA_ONLY, configure, encoder_setup,
                                              fresh_encoder, refused, stamp)
 
-# Frames between forced key frames, and so between encoder restarts. One second at 30 fps: a
-# shorter interval balances chunks across workers more finely but costs an encoder start
-# (about 30 ms for x264, 200 ms for x265 at 1080p) and a larger key frame per interval.
+# Frames between forced key frames, and so between encoder restarts. One second at 30 fps
+# for a video of a few seconds: a shorter interval balances chunks across workers more finely
+# but costs an encoder start (about 30 ms for x264, 200 ms for x265 at 1080p) and a key frame,
+# which is where a lossy encoder's picture jumps (a near-static shot "pulses" at each one:
+# the key frame codes the whole picture afresh, the frames between only what changed).
 KEYFRAME_INTERVAL = 30
 # A video shorter than KEYFRAME_UNITS intervals of KEYFRAME_INTERVAL gets a shorter interval, so
 # it still splits into about KEYFRAME_UNITS runs that workers can share evenly (90 frames in 3
@@ -39,15 +41,22 @@ KEYFRAME_INTERVAL = 30
 # frames, where the encoder starts and key frames would cost more than the balance gains.
 KEYFRAME_UNITS = 8
 MIN_KEYFRAME_INTERVAL = 8
+# A longer video gets rarer key frames, as rare as still leaves LONG_KEYFRAME_UNITS runs to
+# share out, up to MAX_KEYFRAME_INTERVAL (8 s at 30 fps, about x264's own default of 250):
+# fewer pulses, and a player still finds a key frame within a few seconds of any seek.
+LONG_KEYFRAME_UNITS = 16
+MAX_KEYFRAME_INTERVAL = 240
 
 
 def keyframe_interval_for(frame_count: int) -> int:
-    """The key frame interval of a video of `frame_count` frames: KEYFRAME_INTERVAL for a video
-    of at least KEYFRAME_UNITS intervals, otherwise about frame_count / KEYFRAME_UNITS (at
-    least MIN_KEYFRAME_INTERVAL). The one rule every split of a video must follow; it depends
+    """The key frame interval of a video of `frame_count` frames: about frame_count /
+    KEYFRAME_UNITS for a short video (at least MIN_KEYFRAME_INTERVAL), KEYFRAME_INTERVAL from
+    KEYFRAME_UNITS intervals on, and frame_count / LONG_KEYFRAME_UNITS once that is longer (at
+    most MAX_KEYFRAME_INTERVAL). The one rule every split of a video must follow; it depends
     on nothing but the count, so the file is the same for any number of workers or nodes."""
     if frame_count >= KEYFRAME_UNITS * KEYFRAME_INTERVAL:
-        return KEYFRAME_INTERVAL
+        return min(MAX_KEYFRAME_INTERVAL,
+                   max(KEYFRAME_INTERVAL, frame_count // LONG_KEYFRAME_UNITS))
     return max(MIN_KEYFRAME_INTERVAL, -(-frame_count // KEYFRAME_UNITS))
 
 
@@ -170,7 +179,7 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                     raise SegmentError(f"the {fmt} encoder produced a different stream header "
                                        "after a restart, so its segments cannot be joined; "
                                        f"report this with the codecOptions {codec_options}")
-            frame = video_frame(rgba, setup.keep_alpha, setup.pix_fmt, setup.dither)
+            frame = setup.frame(rgba)
             frame.pts = index
             frame.time_base = encoder.time_base
             drain(encoder.encode(frame))

@@ -23,7 +23,9 @@ import av
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.frame_rates import exact_frame_rate
 from protocol.model.output_formats import OutputFormat, output_format
-from workers.exporter.pixels import BT709, is_bt709
+from workers.exporter.gif_palette import DEFAULT_DITHER
+from workers.exporter.color_tags import BT709, ColorTags
+from workers.exporter.pixels import is_bt709, video_frame
 
 # Video container per format, as FFmpeg names the muxer.
 CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
@@ -44,6 +46,19 @@ INTRA_ONLY = {"prores", "gif"}
 CODEC_TAGS = {"hevc": "hvc1"}
 
 
+# Settings that keep a key frame at the quality of the frames around it, so a near-static
+# shot does not pulse at each one. x264's macroblock tree (x265's cutree) gives a block the
+# quality its later use by other frames earns it: in a near-static shot the key frame is
+# coded far sharper than the frames after it, which then let slow changes pile up until the
+# next key frame redraws everything at once (measured on a slow drift over a textured image:
+# the jump at a key frame 14x the median frame-to-frame difference, 3.8x without the tree;
+# docs/outputs.md). x265 logs every encoder start to stderr (the render reports its own
+# progress), and needs its B-frames and scene cuts off in its own params too.
+ENCODER_NAMES = {"h264": "x264", "hevc": "x265"}
+STEADY_KEY_FRAMES = {"h264": ("mbtree=0",),
+                     "hevc": ("log-level=error", "bframes=0", "scenecut=0", "cutree=0")}
+
+
 class CodecOptionError(ValueError):
     """codecOptions the encoder cannot take; the message names the option and the fix."""
 
@@ -60,9 +75,16 @@ class EncoderSetup:
     width: int
     height: int
     frame_rate: Fraction
-    # How frames are rounded to the pixel format: a GIF's palette "none" or "bayer"
-    # (gif_palette.py); 8-bit Y'CbCr video "ordered" or "none" (dithered_yuv.py).
+    # How frames are rounded to the pixel format: a GIF's palette by error diffusion, "bayer"
+    # or "none" (gif_palette.py); 8-bit Y'CbCr video "ordered" or "none" (dithered_yuv.py).
     dither: str = "none"
+    # The colour tags of the stream and of every frame (color_tags.py); None for RGB formats.
+    tags: ColorTags | None = None
+
+    def frame(self, rgba) -> av.VideoFrame:
+        """A frame of the compositor's as this encoder takes it, tagged."""
+        frame = video_frame(rgba, self.keep_alpha, self.pix_fmt, self.dither)
+        return frame if self.tags is None else self.tags.tag_frame(frame)
 
 
 def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
@@ -101,11 +123,10 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         pix_fmt = pix_fmt or "yuv420p"
         options["bf"] = "0"
         options["sc_threshold"] = "0"
-        if fmt == "hevc":
-            # x265 logs every encoder start to stderr; the render reports its own progress.
-            extra = options.pop("x265-params", "")
-            options["x265-params"] = ":".join(
-                p for p in ("log-level=error", "bframes=0", "scenecut=0", extra) if p)
+        # The item's own params come last, so they win over ours.
+        key = f"{ENCODER_NAMES[fmt]}-params"
+        extra = options.pop(key, "")
+        options[key] = ":".join(p for p in (*STEADY_KEY_FRAMES[fmt], extra) if p)
     elif fmt == "prores":
         profile = options.setdefault("profile", spec.default_profile)
         if profile not in spec.profiles:
@@ -123,9 +144,11 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         # frame does not depend on the segment before it and segments join by plain copy.
         options["gifflags"] = "-offsetting-transdiff"
         options["global_palette"] = "0"
-        dither = options.pop("dither", "none")  # ours: how frames are cut to their palette
+        # Ours: how frames are cut to their palette.
+        dither = options.pop("dither", DEFAULT_DITHER)
+    tags = BT709 if is_bt709(pix_fmt) else None
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
-                        width, height, exact_frame_rate(frame_rate), dither)
+                        width, height, exact_frame_rate(frame_rate), dither, tags)
 
 
 def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
@@ -139,9 +162,8 @@ def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,
     ctx.options = dict(setup.options)
     if setup.codec_tag:
         ctx.codec_tag = setup.codec_tag
-    if is_bt709(setup.pix_fmt):
-        ctx.colorspace = ctx.color_primaries = ctx.color_trc = BT709
-        ctx.color_range = 1  # limited ("TV") range, what video players expect
+    if setup.tags is not None:
+        setup.tags.tag_context(ctx)
     if global_header:
         ctx.flags |= av.codec.context.Flags.global_header
 

@@ -7,8 +7,9 @@ import copy
 
 from protocol.model.audio import (DEFAULT_SAMPLE_RATE, MASTER_BUS, SAMPLE_RATES,
                                   master_bus_problem)
-from protocol.model.document import (COMP_DEFAULTS, allocate_id, frame_count_problem, new_comp,
-                               numbered_name, renew_ids, unique_name)
+from protocol.model.document import (BIT_DEPTHS, COMP_DEFAULTS, PICTURE_SETTINGS, allocate_id,
+                                     frame_count_problem, new_comp, numbered_name, renew_ids,
+                                     unique_name)
 from protocol.model.values import check_value
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.engine.commands.overview import comp_summary
@@ -22,6 +23,12 @@ SETTINGS = {
     "frameRate": {"type": "number", "description": "frames per second (default 30)"},
     "duration": {"type": "number", "description": "length in seconds (default 10)"},
     "background": formatted(COLOR, "the background color (default black)"),
+    "bitDepth": {"enum": list(BIT_DEPTHS),
+                 "description": "bits per channel it is drawn in: 8 (the default), 16 or "
+                                "\"float\" (docs/document.md, \"Bit depth and linear light\")"},
+    "linearBlending": {"type": "boolean",
+                       "description": "blend, filter and average in linear light (default "
+                                      "false: in sRGB values, as 8-bit tools do)"},
     "audioSampleRate": {"type": "integer", "enum": list(SAMPLE_RATES),
                         "description": f"the rate its sound is mixed at, in Hz (default "
                                        f"{DEFAULT_SAMPLE_RATE})"},
@@ -38,7 +45,7 @@ MOTION_BLUR = {"type": "object", "description": "{enabled?, samples?, shutterAng
                "for layers that move (samples per frame, shutter angle in degrees)"}
 _KINDS = {"name": "string", "width": "positive", "height": "positive", "frameRate": "positive",
           "duration": "positive", "background": "color", "audioSampleRate": SAMPLE_RATES,
-          **{key: kind for key, (kind, _) in MASTER_BUS.items()}}
+          **{key: kind for key, (kind, _) in MASTER_BUS.items()}, **PICTURE_SETTINGS}
 MOTION_BLUR_KINDS = {"enabled": "bool", "samples": "positive", "shutterAngle": "nonNegative"}
 MAX_SIDE = 16384  # Skia's raster surfaces stop here; a larger comp could never be rendered
 
@@ -83,7 +90,8 @@ def comp_new(engine, params, work):
 
 @command("comp.set", "Change a composition",
          "Change a comp's name, size, frame rate, duration, background, audioSampleRate, its "
-         "sound's master bus (audioLimiter, audioCeiling, audioLoudness) or motion blur. Layers "
+         "sound's master bus (audioLimiter, audioCeiling, audioLoudness), bitDepth, "
+         "linearBlending or motion blur. Layers "
          "keep their times in seconds.",
          {"comp": COMP_REF, **SETTINGS, "motionBlur": MOTION_BLUR}, required=("comp",))
 def comp_set(engine, params, work):
