@@ -8,16 +8,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers.mcp_process import McpProcess
 from tests.helpers.sound_files import tone, write_wav
 
 
 @pytest.fixture
-def session(tmp_path):
-    process = McpProcess("--read-root", str(tmp_path), "--write-root", str(tmp_path))
-    process.initialize()
-    yield process
-    process.stop()
+def session(server):
+    return server
 
 
 def run(process, command: str, **params) -> dict:

@@ -136,17 +136,24 @@ def _slide(canvas, p, size, transition, out, into) -> None:
         _moved(canvas, -ax * (1.0 - p) * width, -ay * (1.0 - p) * height, into)
 
 
-def _wipe(canvas, p, size, transition, out, into) -> None:
-    width, height = size
+def _revealing(canvas: skia.Canvas, p: float, out: Draw, into: Draw, region) -> None:
+    """A wipe: B within `region(amount)` over A, amount the progress clamped to 0..1; at 0
+    the scene before alone, at 1 the scene after alone."""
     amount = _clamped(p)
     if amount >= 1.0:
         into(canvas)
         return
-    region = {"fromLeft": (0, 0, amount * width, height),
-              "fromRight": ((1 - amount) * width, 0, width, height),
-              "fromTop": (0, 0, width, amount * height),
-              "fromBottom": (0, (1 - amount) * height, width, height)}[transition["direction"]]
-    _revealed(canvas, skia.Rect.MakeLTRB(*region) if amount > 0 else None, out, into)
+    _revealed(canvas, region(amount) if amount > 0.0 else None, out, into)
+
+
+def _wipe(canvas, p, size, transition, out, into) -> None:
+    width, height = size
+    edges = {"fromLeft": lambda a: (0, 0, a * width, height),
+             "fromRight": lambda a: ((1 - a) * width, 0, width, height),
+             "fromTop": lambda a: (0, 0, width, a * height),
+             "fromBottom": lambda a: (0, (1 - a) * height, width, height)}
+    edge = edges[transition["direction"]]
+    _revealing(canvas, p, out, into, lambda amount: skia.Rect.MakeLTRB(*edge(amount)))
 
 
 def _circle(cx: float, cy: float, radius: float) -> skia.Path | None:
@@ -155,47 +162,42 @@ def _circle(cx: float, cy: float, radius: float) -> skia.Path | None:
 
 def _radial_wipe(canvas, p, size, transition, out, into) -> None:
     width, height = size
-    amount = _clamped(p)
-    if amount >= 1.0:
-        into(canvas)
-        return
     fx, fy = _CORNERS[transition["direction"]]
-    _revealed(canvas, _circle(fx * width, fy * height, amount * math.hypot(width, height)),
-              out, into)
+    _revealing(canvas, p, out, into, lambda amount: _circle(
+        fx * width, fy * height, amount * math.hypot(width, height)))
 
 
 def _clock_wipe(canvas, p, size, transition, out, into) -> None:
     width, height = size
-    amount = _clamped(p)
-    if amount >= 1.0 or amount <= 0.0:
-        (into if amount >= 1.0 else out)(canvas)
-        return
     # A pie from 12 o'clock, reaching past the corners; y points down, so a positive sweep
     # turns clockwise on screen.
     radius = math.hypot(width, height)
-    sweep = 360.0 * amount * (1 if transition["direction"] == "clockwise" else -1)
-    pie = skia.Path()
-    pie.moveTo(width / 2, height / 2)
-    pie.arcTo(skia.Rect.MakeLTRB(width / 2 - radius, height / 2 - radius, width / 2 + radius,
-                                 height / 2 + radius), -90.0, sweep, False)
-    pie.close()
-    _revealed(canvas, pie, out, into)
+    turn = 1 if transition["direction"] == "clockwise" else -1
+
+    def pie(amount: float) -> skia.Path:
+        path = skia.Path()
+        path.moveTo(width / 2, height / 2)
+        path.arcTo(skia.Rect.MakeLTRB(width / 2 - radius, height / 2 - radius,
+                                      width / 2 + radius, height / 2 + radius),
+                   -90.0, 360.0 * amount * turn, False)
+        path.close()
+        return path
+
+    _revealing(canvas, p, out, into, pie)
 
 
 def _iris(canvas, p, size, transition, out, into) -> None:
     width, height = size
-    amount = _clamped(p)
     radius = math.hypot(width, height) / 2
     if transition["direction"] == "open":
-        if amount >= 1.0:
-            into(canvas)
-            return
-        _revealed(canvas, _circle(width / 2, height / 2, amount * radius), out, into)
-    else:
-        if amount <= 0.0:
-            out(canvas)
-            return
-        _revealed(canvas, _circle(width / 2, height / 2, (1 - amount) * radius), into, out)
+        _revealing(canvas, p, out, into,
+                   lambda amount: _circle(width / 2, height / 2, amount * radius))
+        return
+    amount = _clamped(p)  # close: A within a shrinking circle, over B
+    if amount <= 0.0:
+        out(canvas)
+        return
+    _revealed(canvas, _circle(width / 2, height / 2, (1 - amount) * radius), into, out)
 
 
 def _zoom(canvas, p, size, transition, out, into) -> None:
