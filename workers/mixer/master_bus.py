@@ -27,7 +27,6 @@ from protocol.cancel import Cancel
 from protocol.model.audio import master_bus, sample_rate
 from workers.mixer.comp_sound import CompMixer
 from workers.mixer.limiter import TruePeakLimiter
-from workers.mixer.loudness import LoudnessMeter
 
 # A mix is made a second at a time: long enough that Python's share is small, short enough
 # that an hour-long item holds a few megabytes, and a cancel is heard within a second of sound.
@@ -84,6 +83,9 @@ class MasterBus:
         yield from self._blocks(self.gain_db, self.settings["audioLimiter"])
 
     def _measure(self, gain_db: float, limited: bool) -> float | None:
+        # Imported here, by the few renders with a loudness target: the meter needs scipy,
+        # whose import costs every worker's start seconds on a busy machine otherwise.
+        from workers.mixer.loudness import LoudnessMeter
         meter = LoudnessMeter(self.rate)
         for block in self._blocks(gain_db, limited):
             meter.feed(block)
