@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import functools
 
-from fontTools.ttLib import TTFont
-
 from workers.compositor.fonts import Face
 
 PRIVATE_USE = (0xE000, 0xF8FF)
@@ -24,6 +22,9 @@ PRIVATE_USE = (0xE000, 0xF8FF)
 def named_glyphs(path: str, index: int) -> dict[str, int]:
     """{glyph name: the character that draws it} of one face, for the glyphs some character
     maps to."""
+    # fontTools is imported by the first font.glyphs, as fonts.py imports it for the first
+    # WOFF file: a session that never asks does not pay for it at its start.
+    from fontTools.ttLib import TTFont
     font = TTFont(path, fontNumber=index, lazy=True)
     try:
         characters: dict[str, list[int]] = {}
