@@ -22,6 +22,7 @@ import math
 from protocol.cancel import Cancel, Cancelled
 from protocol.model.audio import sample_rate
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import FolderReplaced, OutputFolder
 from workers.exporter.sound_tracks import SoundTrackWriter
 from workers.exporter.video_encoders import CodecOptionError
 from workers.mixer.comp_sound import CompMixer, MissingSound
@@ -52,7 +53,11 @@ def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
     loudness: LUFS of the mix as encoded when the comp has a loudness target}."""
     comp = _comp(document, spec["comp"])
     rate = sample_rate(comp)
-    opened = OpenedFiles()
+    try:
+        held = OutputFolder.of_job(spec)
+    except FolderReplaced as error:
+        raise TaskError(str(error)) from None
+    opened = OpenedFiles(held=held)
     writer = None
     loudest, clipped, written = 0.0, [], 0
     try:
@@ -78,6 +83,9 @@ def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
     except BaseException:
         _abandon(writer, opened)
         raise
+    finally:
+        if held is not None:
+            held.close()
     cut = bus.limiter.least_gain if bus.limiter is not None else 1.0
     return {"path": spec["path"], "samples": written, "peak": loudest,
             "clipped": [clipped[0][0] / rate, clipped[-1][1] / rate,

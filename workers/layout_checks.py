@@ -47,6 +47,7 @@ from workers.compositor.text_layout import box_overflow, lay_out
 from workers.exporter.deep_pixels import as_8_bits
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for
+from workers.compositor.cube_files import LutError
 from workers.tasks import TaskError, task
 
 # Where a message says when: the supervisor puts "at 0 s and 1.5 s" there once it has merged
@@ -116,8 +117,7 @@ def layout_check(job):
     for layer in texts:
         job.cancel.check()
         if whole_frame is None:
-            whole_frame = as_8_bits(render_frame(document, view["id"], time, footage=FOOTAGE,
-                                                 scale=contrast_scale(view)).pixels)
+            whole_frame = drawn_frame(document, view["id"], time, scale=contrast_scale(view))
         ratio = text_contrast(document, view, time, holder, layer, whole_frame)
         if ratio is not None and ratio < MIN_CONTRAST:
             findings.append(finding(layer, time, "lowContrast", (
@@ -143,8 +143,7 @@ def frame_detail(job):
     details = []
     for time in spec["times"]:
         job.cancel.check()
-        details.append(visible_detail(as_8_bits(render_frame(
-            document, comp["id"], time, footage=FOOTAGE, scale=scale).pixels)))
+        details.append(visible_detail(drawn_frame(document, comp["id"], time, scale=scale)))
     return {"details": details}
 
 
@@ -156,6 +155,16 @@ def visible_detail(pixels: np.ndarray) -> float:
     across = np.abs(np.diff(luma, axis=1))[:-1, :]
     down = np.abs(np.diff(luma, axis=0))[:, :-1]
     return float((np.maximum(across, down) > EDGE_STEP).mean()) if across.size else 0.0
+
+
+def drawn_frame(document: dict, comp_id: str, time: float, **options) -> np.ndarray:
+    """The comp drawn at `time` as 8-bit RGBA (a deep comp's frame dithered, as previews see
+    it); TaskError with the sentence for a LUT that cannot be read."""
+    try:
+        return as_8_bits(render_frame(document, comp_id, time, footage=FOOTAGE,
+                                      **options).pixels)
+    except LutError as error:
+        raise TaskError(str(error)) from None
 
 
 def _comp(document: dict, comp_id: str) -> dict:
@@ -333,8 +342,7 @@ def visible_extent(document: dict, comp: dict, layer: dict, at: float,
                 scenes=[])
     changed = dict(document, comps=[wide if c is comp else c for c in document["comps"]])
     scale = min(1.0, VISIBLE_MAX_SIDE / max(wide["width"], wide["height"]))
-    alpha = as_8_bits(render_frame(changed, comp["id"], at, footage=FOOTAGE, scale=scale,
-                                   transparent=True).pixels)[..., 3]
+    alpha = drawn_frame(changed, comp["id"], at, scale=scale, transparent=True)[..., 3]
     rows = np.flatnonzero((alpha >= ALPHA_VISIBLE).any(axis=1))
     columns = np.flatnonzero((alpha >= ALPHA_VISIBLE).any(axis=0))
     if not rows.size:
@@ -397,9 +405,8 @@ def text_contrast(document: dict, view: dict, time: float, holder: dict, layer: 
         changed = dict(document, comps=[dict(c, layers=layers_of(c))
                                         if c is holder or c is view else c
                                         for c in document["comps"]])
-        return as_8_bits(render_frame(changed, view["id"], time, footage=FOOTAGE,
-                                      scale=contrast_scale(view),
-                                      transparent=transparent).pixels)
+        return drawn_frame(changed, view["id"], time, scale=contrast_scale(view),
+                           transparent=transparent)
 
     alone = dict(layer["content"], stroke=None, background=None)
     fill_alone = drawn(alone, others=False, transparent=True)

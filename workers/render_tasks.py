@@ -1,4 +1,6 @@
-"""Tasks that draw: `preview` (one frame as a PNG) for the preview worker.
+"""Tasks that draw: `preview` (one frame as a PNG) and `thumbnail` (a small JPEG of a finished
+output, decoded from the file itself) for the preview worker, and `contact_sheet` (a filmstrip's
+frames on one labelled sheet, workers/contact_sheets.py).
 
 The compositor is imported here, at module level, so the forkserver preloads Skia, PyAV and
 numpy once and every render or preview worker starts warm.
@@ -9,6 +11,8 @@ from __future__ import annotations
 import skia
 
 from workers.compositor import FootageCache, render_frame
+from workers.compositor.video import DECODE_ERRORS, VideoDecoder
+from workers.contact_sheets import draw_sheet
 from workers.exporter.deep_pixels import as_8_bits
 from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
@@ -43,8 +47,50 @@ def preview(job):
             "height": frame.pixels.shape[0], "missing": list(frame.missing)}
 
 
+@task("thumbnail")
+def thumbnail(job):
+    """A finished output as a small JPEG: a still as it is, a video's middle frame (its first
+    is often a fade from black). Decoded from the file, so it shows what was written.
+    {jpeg, width, height}."""
+    path, side = job.payload["path"], job.payload["max_side"]
+    try:
+        if job.payload["still"]:
+            with open(path, "rb") as handle:
+                image = skia.Image.MakeFromEncoded(handle.read())
+        else:
+            decoder = VideoDecoder(path)
+            try:
+                middle = (decoder.frame_count or 1) // 2 / decoder.frame_rate
+                image = decoder.image_at(middle)
+            finally:
+                decoder.close()
+    except DECODE_ERRORS as exc:
+        raise TaskError(f"{path} could not be decoded ({exc})") from None
+    if image is None:
+        raise TaskError(f"{path} holds no picture to show")
+    scale = min(1.0, side / max(image.width(), image.height()))
+    width, height = max(1, round(image.width() * scale)), max(1, round(image.height() * scale))
+    surface = skia.Surface(width, height)
+    with surface as canvas:
+        canvas.clear(skia.ColorBLACK)  # JPEG keeps no alpha: transparency shows as black
+        canvas.drawImageRect(image, skia.Rect.MakeWH(width, height),
+                             skia.SamplingOptions(skia.FilterMode.kLinear))
+    jpeg = surface.makeImageSnapshot().encodeToData(skia.kJPEG, 80)
+    return {"jpeg": bytes(jpeg), "width": width, "height": height}
+
+
 def encode_png(pixels) -> bytes:
     """An 8-bit PNG of a frame (a deep comp's frame dithered to 8 bits, as a render would)."""
     image = skia.Image.fromarray(as_8_bits(pixels), colorType=skia.kRGBA_8888_ColorType,
                                  alphaType=skia.kUnpremul_AlphaType)
     return bytes(image.encodeToData(skia.kPNG, 100))
+
+
+@task("contact_sheet")
+def contact_sheet(job):
+    """{png, grid}: the sheet of `frames` (PNGs of one size) with their `labels`."""
+    spec = job.payload
+    png, grid = draw_sheet(spec["frames"], spec["labels"], spec["columns"])
+    return {"png": png, "grid": {"columns": grid.columns, "rows": grid.rows,
+                                 "width": grid.width, "height": grid.height,
+                                 "cellWidth": grid.cell_width, "cellHeight": grid.cell_height}}

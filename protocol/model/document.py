@@ -21,7 +21,8 @@ from typing import Any, Callable
 from protocol.model.audio import (AUDIO_PROPERTIES, MASTER_BUS, SAMPLE_RATES, SOUNDING_TYPES,
                                   layer_audio, master_bus_problem)
 from protocol.model.codec_options import CodecOptionRefused, check_audio_options
-from protocol.model.effects import EFFECTS, default_params
+from protocol.model.effects import EFFECTS, STATIC_KINDS, default_params
+from protocol.model.expressions import check_expressions, renamed_parts
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.model.keyframes import check_interpolation, frame_count, is_animated
 from protocol.model.layers import (ATTRIBUTES, CONTENT, FOOTAGE_TYPES, LATER_ATTRIBUTES,
@@ -101,9 +102,12 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 
 # Queue item keys stored only when given (an item without one has its default): resume (a
 # video takes the finished segments an earlier render left, default false), startNumber (a
-# sequence's file number for comp frame 0, default 0), scale (the fraction of the comp's size
-# frames are drawn at, above 0 and at most 1: a draft; default 1).
-ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole", "scale": "positive"}
+# sequence's file number for comp frame 0, default 0), display and view (a colour-managed
+# project's output transform, default the config's), colorTags (a video's, default bt709;
+# bt2020-pq is HDR10), scale (the fraction of the comp's size frames are drawn at, above 0
+# and at most 1: a draft; default 1).
+ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole", "display": "string",
+                "view": "string", "colorTags": ("bt709", "bt2020-pq"), "scale": "positive"}
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
@@ -119,12 +123,15 @@ def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: st
 
 def renew_ids(doc: dict, layer: dict) -> None:
     """Fresh ids for a copied layer's own parts (effects, masks, markers, a text's animators),
-    so the copy shares none with its original; the layer's own id is the caller's."""
+    so the copy shares none with its original; the layer's own id is the caller's. Its
+    expressions stay on its own parts."""
+    renamed = {}
     for part, kind in (("effects", "effect"), ("masks", "mask"), ("markers", "marker")):
         for item in layer.get(part, []):
-            item["id"] = allocate_id(doc, kind)
+            renamed[item["id"]] = item["id"] = allocate_id(doc, kind)
     for animator in layer.get("content", {}).get("animators") or []:
-        animator["id"] = allocate_id(doc, "animator")
+        renamed[animator["id"]] = animator["id"] = allocate_id(doc, "animator")
+    renamed_parts(layer, renamed)
 
 
 def unique_name(base: str, taken: set[str]) -> str:
@@ -262,7 +269,7 @@ def load_document(data: Any) -> dict:
         raise DocumentError(where.lstrip("."), unusable_problem(number))
     doc = migrate(copy.deepcopy(data))
     _check_keys(doc, "", required=("version", "name", "nextId", "footage", "comps",
-                                   "renderQueue"), optional=("params",))
+                                   "renderQueue"), optional=("params", "colorManagement"))
     _expect(doc, "name", "string", "")
     if not isinstance(doc["nextId"], int) or isinstance(doc["nextId"], bool):
         raise DocumentError("nextId", f"expected a whole number, got {doc['nextId']!r}")
@@ -275,6 +282,9 @@ def load_document(data: Any) -> dict:
                           for i, item in enumerate(doc["renderQueue"])]
     if "params" in doc:
         doc["params"] = check_params(doc["params"], "params", DocumentError)
+    if "colorManagement" in doc:
+        doc["colorManagement"] = check_color_management(doc["colorManagement"],
+                                                        "colorManagement")
     _check_ids(doc)
     _check_references(doc)
     problem = size_problem(len(compact(doc)))
@@ -357,17 +367,30 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True,
     return {"keys": checked}
 
 
+def check_color_management(value: Any, place: str) -> dict | None:
+    """A project's colour management: null (none: the sRGB pipeline), or {config,
+    workingSpace?}, names the worker that draws checks against the config
+    (docs/document.md, "Colour management")."""
+    if value is None:
+        return None
+    _check_keys(value, place, required=("config",), optional=("workingSpace",))
+    for key in value:
+        _expect(value, key, "string", place)
+    return value
+
+
 def _check_footage(footage: Any, place: str) -> dict:
     if isinstance(footage, dict) and footage.get("kind") == "audio":
         return _check_audio_footage(footage, place)
     _check_keys(footage, place, required=("id", "name", "path", "kind", "width", "height"),
-                optional=("frameRate", "duration", "frameCount", "firstFrame", "hasAudio"))
+                optional=("frameRate", "duration", "frameCount", "firstFrame", "hasAudio",
+                          "colorSpace"))
     for key, kind in (("id", "string"), ("name", "string"), ("path", "string"),
                       ("kind", FOOTAGE_KINDS), ("width", "positive"), ("height", "positive")):
         _expect(footage, key, kind, place)
     for key, kind in (("frameRate", "positive"), ("duration", "nonNegative"),
                       ("frameCount", "nonNegative"), ("firstFrame", "nonNegative"),
-                      ("hasAudio", "bool")):
+                      ("hasAudio", "bool"), ("colorSpace", "string")):
         if key in footage:
             _expect(footage, key, kind, place)
     return footage
@@ -471,7 +494,7 @@ def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/model/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
                                         *ATTRIBUTES),
-                optional=("masks", "markers", "audio", *LATER_ATTRIBUTES))
+                optional=("masks", "markers", "audio", "expressions", *LATER_ATTRIBUTES))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
     _check_layer_audio(layer, place)
@@ -512,6 +535,11 @@ def check_layer(layer: Any, place: str) -> dict:
     layer["masks"] = [check_mask(mask, f"{place}.masks[{i}]")
                       for i, mask in enumerate(layer["masks"])]
     layer["markers"] = check_markers(layer.get("markers", []), f"{place}.markers")
+    if "expressions" in layer:
+        try:
+            check_expressions(layer, f"{place}.expressions")
+        except ValueError as error:
+            raise DocumentError(*error.args) from None
     return layer
 
 
@@ -570,7 +598,9 @@ def check_effect(effect: Any, place: str) -> dict:
     _check_keys(effect["params"], where, required=(), optional=tuple(spec))
     params = default_params(effect["effect"])
     for key, value in effect["params"].items():
-        params[key] = check_property(spec[key][0], value, f"{where}.{key}")
+        kind = spec[key][0]
+        params[key] = check_property(kind, value, f"{where}.{key}",
+                                     animatable=kind not in STATIC_KINDS)
     effect["params"] = params
     return effect
 

@@ -21,12 +21,24 @@ LATEST_HANDSHAKE = HANDSHAKE_VERSIONS[-1]
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+SERVER_INFO = {"name": "rendervisor", "title": "rendervisor"}  # the version is the package's
+
+# Methods 2026-07-28 removed (ping, logging/setLevel, the handshake, resources/subscribe in
+# favour of subscriptions/listen; tasks/result and tasks/list with the move of tasks to an
+# extension): a modern request for one is answered -32601. And methods only that era has.
+REMOVED_IN_MODERN = ("initialize", "ping", "logging/setLevel", "resources/subscribe",
+                     "resources/unsubscribe", "tasks/result", "tasks/list")
+MODERN_ONLY = ("subscriptions/listen", "tasks/update")
 
 # Cache hints for modern list and read results. Lists change only with a new server build, so a
 # minute is safe; the document changes with every edit, so its reads are never cached.
 LIST_TTL_MS = 60_000
 CACHE_SCOPE = "private"  # results may name the user's files: never share across users
-UNCACHED_RESOURCES = ("rendervisor://document",)
+# Resources that change with every edit or frame: never cached (the templates' too).
+UNCACHED_RESOURCES = ("rendervisor://document", "rendervisor://renders/",
+                      "rendervisor://layers/")
 
 
 def negotiate(requested: Any) -> str:
@@ -61,14 +73,34 @@ def classify(params: dict) -> Modern | dict | None:
     return Modern(version)
 
 
-def stamp_modern(method: str, result: dict, params: dict) -> dict:
-    """Add the modern-era fields to a result: resultType, and cache hints where they belong."""
-    stamped = {"resultType": "complete", **result}
+def declares_extension(params: dict, identifier: str) -> bool:
+    """Whether a modern request's client capabilities name the extension `identifier`."""
+    meta = params.get("_meta")
+    capabilities = meta.get(CAPABILITIES_KEY) if isinstance(meta, dict) else None
+    extensions = capabilities.get("extensions") if isinstance(capabilities, dict) else None
+    return isinstance(extensions, dict) and isinstance(extensions.get(identifier), dict)
+
+
+def server_info(version: str) -> dict:
+    return {**SERVER_INFO, "version": version}
+
+
+def server_meta(version: str) -> dict:
+    """The `_meta` a modern result identifies the server in."""
+    return {SERVER_INFO_KEY: server_info(version)}
+
+
+def stamp_modern(method: str, result: dict, params: dict, version: str) -> dict:
+    """Add the modern-era fields to a result: resultType, the server's identity in _meta, and
+    cache hints where they belong."""
+    stamped = {"resultType": "complete", **result,
+               "_meta": {**result.get("_meta", {}), **server_meta(version)}}
     if method.endswith("/list") or method == "server/discover":
         stamped.setdefault("ttlMs", LIST_TTL_MS)
         stamped.setdefault("cacheScope", CACHE_SCOPE)
     elif method == "resources/read":
-        uncached = params.get("uri") in UNCACHED_RESOURCES
+        uri = params.get("uri")
+        uncached = isinstance(uri, str) and uri.startswith(UNCACHED_RESOURCES)
         stamped.setdefault("ttlMs", 0 if uncached else LIST_TTL_MS)
         stamped.setdefault("cacheScope", CACHE_SCOPE)
     return stamped

@@ -40,7 +40,7 @@ GUIDE = f"""# rendervisor: a compact guide
 Work in this order: build with one command_batch (a step's result is "$N.key" in later
 steps: "$0.comp", "$1.layer"), animate with preset.apply, look with render_filmstrip (one
 sheet of frames), check with layout_check (fix every finding, check again), then
-renderQueue.add {{comp, output: "/abs/out.mp4"}} and renderQueue.render.
+renderQueue.add {{comp, output: "/abs/out.mp4"}} and render_start.
 
 Coordinates: comp pixels, (0, 0) top-left, y down; times in seconds. A new layer is
 centered: its anchor is the center of its content, its position the comp's center, and
@@ -74,14 +74,31 @@ an image sequence ("/shots/f_[####].png") on a video layer, Lottie on a lottie l
 sound file (WAV, MP3, ...) on an audio layer. Sound: audio.level in dB (keys fade it),
 audio.muted; audio_levels measures the mix, since a preview is silent.
 
+Expressions: prop.setExpression {{comp, layer, path, expression}} drives a property by After
+Effects' expression language (wiggle(2, 30), loopOut("cycle"), time * 90,
+thisComp.layer("Title").transform.position; vectors with add, sub, mul, div); try one with
+expression.check first: an error names its line and column.
+
 Templates: template.addParam {{name, comp, layer, path}} names a property; renderQueue.add
 {{params: {{name: value}}}} renders a version; template.preview draws one.
+
+Hand-off: timeline.export {{comp, path: "/abs/cut.fcpxml"}} gives an editor the cut
+(.otio, .fcpxml, .xml for Premiere, .edl; renderGraphics: true renders titles and shapes
+to clips beside it, else warnings list them); timeline.import {{path}} builds a comp from an
+editor's timeline; lottie.export {{comp, path: "/abs/anim.json"}} writes Lottie for web and
+mobile players.
 
 Animate: preset.apply {{comp, layer, preset, time?, duration?, params?}} with
 {", ".join(PRESETS)} (preset.list gives their params), or prop.addKey {{path, time, value}}
 on transform.position, scale, rotation, opacity, ... To fade a whole comp, show it as a
 precomp layer in another comp and fadeIn / fadeOut that layer (or fade a black full-frame
 solid on top).
+
+Render: render_start returns at once with a job; call render_status {{job, wait: 30}} again
+and again until its state is done (or failed: each item says why). Each call ends within a
+minute however long the render, so a host that times requests out never cuts it off, as it
+cuts off a blocking renderQueue.render. Finished outputs come back as links with a thumbnail.
+A host with MCP tasks may run any long call as a task instead.
 
 Check: layout_check finds layers off the comp, text outside the title-safe area (the middle
 {TITLE_SAFE:g}%), text overflowing its box, too small, below 4.5:1 contrast with what is
@@ -100,13 +117,24 @@ BASE_INSTRUCTIONS = (
     "Build a project with command_batch and command_run (command_list gives every command's "
     "params and formats), animate with preset.apply, look at many frames at once with "
     "render_filmstrip, check the layout with layout_check, and render with "
-    "renderQueue.add and renderQueue.render.")
+    "renderQueue.add, then render_start and render_status {job, wait: 30} until it is done: "
+    "every call ends within a minute, however long the render.")
 
 
 def instructions(session) -> str:
     """The server's instructions for this session: the base, and what its roots allow."""
     return (f"{BASE_INSTRUCTIONS} {allowed(session.confinement)} The shell tool: "
-            f"{session.shell.describe()}")
+            f"{session.shell.describe()}{studio(session)}")
+
+
+def studio(session) -> str:
+    """Where a person can watch this session, when the studio serves it."""
+    url = getattr(session, "studio_url", None)
+    if url is None:
+        return ""
+    return (f" A person can watch this session live in the studio at {url} (the project as "
+            "you edit it, your calls, renders and shells, with a cancel button); tell them to "
+            "open it in a browser.")
 
 
 def allowed(confinement) -> str:

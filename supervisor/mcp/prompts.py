@@ -1,5 +1,6 @@
 """MCP prompts: whole recipes an agent can follow (prompts/list, prompts/get): a title card, a
-lower third, a captioned clip, a product card.
+lower third, a captioned clip, a product card, and an animation preset on a layer (whose comp,
+layer and preset names completion/complete offers).
 
 Each recipe is the command_batch that builds it, from the prompt's arguments, with a few lines
 around it saying what it makes and how to check and render it. The steps are real commands
@@ -13,6 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Callable
 
+from protocol.model.animation_presets import PRESETS
 from supervisor.engine.engine import literal
 
 
@@ -156,6 +158,39 @@ RECIPES: dict[str, Recipe] = {
 }
 
 
+def _animate_layer(args: dict) -> list[dict]:
+    return [_step("preset.apply", comp=args["comp"], layer=args["layer"],
+                  preset=args["preset"])]
+
+
+RECIPES["animate-layer"] = Recipe(
+    "Animate a layer", "Play an animation preset on a layer of a comp, then look at the motion "
+    "and check the layout.",
+    (Argument("comp", "the comp (id or name)"), Argument("layer", "the layer (id or name)"),
+     Argument("preset", "an animation preset (preset.list gives them)")),
+    "the animation (comp as given)", _animate_layer)
+
+
+def complete_argument(session, name: str, argument: str, value: str) -> list[str]:
+    """completion/complete for a prompt's argument: comp, layer (of the comp named so far) and
+    preset names; nothing for free text."""
+    recipe = RECIPES.get(name) if isinstance(name, str) else None
+    if recipe is None:
+        raise PromptError(f"Unknown prompt {name!r}; the prompts are {', '.join(RECIPES)}.")
+    engine = session.engine
+    with engine.lock:
+        if argument == "comp":
+            names = [comp["name"] for comp in engine.doc["comps"]]
+        elif argument == "layer":
+            names = [layer["name"] for comp in engine.doc["comps"] for layer in comp["layers"]]
+        elif argument == "preset":
+            names = list(PRESETS)
+        else:
+            return []
+    lowered = value.lower()
+    return list(dict.fromkeys(n for n in names if n.lower().startswith(lowered)))
+
+
 def list_prompts() -> list[dict]:
     return [{"name": name, "title": recipe.title, "description": recipe.description,
              "arguments": [{"name": a.name, "description": a.description,
@@ -192,6 +227,7 @@ def get_prompt(name: str, arguments: dict) -> dict:
             f"{batch}\n]}}\n```\n\nThen look at it with render_filmstrip {{\"comp\": ...}}, "
             "run layout_check on it and fix every finding (each says what to change), and "
             "render it with renderQueue.add {\"comp\": ..., \"output\": \"/abs/path.mp4\"} "
-            "and renderQueue.render.")
+            "and render_start, then render_status {\"job\": ..., \"wait\": 30} until it is "
+            "done.")
     return {"description": recipe.description,
             "messages": [{"role": "user", "content": {"type": "text", "text": text}}]}

@@ -8,7 +8,8 @@ do (supervisor/engine/commands/render*.py hand them here).
                                              inputs, chunks)
                                    ──► RenderRun (render/run.py: chunks over render workers)
        wait true:  runs on the calling lane thread, progress and cancel through its Work
-       wait false: runs on a thread of its own; renderQueue.stop or Session.close stop it
+       wait false: a job (render/render_jobs.py, as render_start makes one) on a thread of
+                   its own; renderQueue.stop or Session.close stop it
 
 Only one render runs at a time: `_current` is taken under `_lock` before anything is planned,
 so a second render, however it is started (blocking, wait:false, a batch step), is refused
@@ -24,14 +25,19 @@ import threading
 
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import Pool
+from supervisor.engine.commands.lookup import find_item
 from supervisor.render.plan import RELINK_HINT, RenderRefused, plan_render
+from supervisor.render.render_jobs import RenderJob, RenderJobs
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
 from supervisor.render.estimates import estimate_item
+from supervisor.render import interchange_jobs
 from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
 from supervisor.render.template_previews import preview_template
+from supervisor.render.expression_checks import check_expression
+from supervisor.render.lottie_bakes import bake_lottie
 
 log = logging.getLogger("rendervisor.render")
 
@@ -42,32 +48,59 @@ STOP_WAIT = 30.0
 
 
 class RenderService:
+    # Whether a stopped sequence keeps the frames it finished. A session's cancel takes back
+    # everything the render wrote; a farm node's keeps them for a rerun (farm_service.py).
+    keep_stopped = False
+
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
         self._lock = threading.Lock()
         self._current: RenderRun | None = None
         self._mirrored: dict[str, str] = {}  # item id -> the status last written to the document
+        self.jobs = RenderJobs()
+        self._job: RenderJob | None = None  # the background render running, if one is
 
     # -- renderQueue.render ------------------------------------------------------------------
 
     def render(self, engine, params: dict, work: Work | None) -> dict:
         wait = params.get("wait", True) is not False
-        # A wait:false render's call is answered at once: its progress goes to
-        # renderQueue.list, and cancelling that call stops nothing.
-        run = self.start(engine, work if wait else None)
         if not wait:
-            threading.Thread(target=self._run_to_end, args=(engine, run), daemon=True,
-                             name="render-background").start()
-            return {"rendering": run.item_ids}
+            # Answered at once: its progress goes to renderQueue.list and render_status, and
+            # cancelling that call stops nothing.
+            job = self.start_job(engine)
+            return {"rendering": job.run.item_ids, "job": job.id}
+        run = self.start(engine, work)
         report = self._run_to_end(engine, run)
         if work is not None:
             work.cancel.check()  # cancelled: the caller answers nothing
         return report
 
+    def start_job(self, engine, items: list | None = None) -> RenderJob:
+        """Start a background render of the queue's items not yet done, or of `items` (ids,
+        names or 1-based indexes, whatever their status); its job, to follow with
+        render_status. CommandError as `start` refuses."""
+        item_ids = None
+        if items is not None:
+            with engine.lock:
+                item_ids = list(dict.fromkeys(find_item(engine.doc, ref)["id"] for ref in items))
+        run = self.start(engine, item_ids=item_ids)
+        job = self._job = self.jobs.add(run)
+
+        def run_job() -> None:
+            try:
+                job.finish(self._run_to_end(engine, run))
+            finally:
+                if self._job is job:
+                    self._job = None
+
+        threading.Thread(target=run_job, daemon=True, name=f"render-{job.id}").start()
+        return job
+
     def start(self, engine, work: Work | None = None, plans=None, snapshot_id=None,
-              document=None) -> RenderRun:
-        """Take the one render slot and plan the render (the queue's items not yet done, or
-        the given `plans`); CommandError if a render runs, nothing is queued, or outputs clash."""
+              document=None, item_ids: list | None = None) -> RenderRun:
+        """Take the one render slot and plan the render (the queue's items not yet done, the
+        items `item_ids`, or the given `plans`); CommandError if a render runs, nothing is
+        queued, or outputs clash."""
         with self._lock:
             if self._current is not None:
                 raise CommandError(
@@ -78,12 +111,14 @@ class RenderService:
             queued = plans is None
             if queued:
                 snapshot_id, document = engine.snapshot()
-                plans = self._queue_plans(engine, snapshot_id, document)
+                plans = self._queue_plans(engine, snapshot_id, document, item_ids)
             run = RenderRun(self.pool, snapshot_id, document, plans,
                             on_progress=work.progress if work is not None else None,
                             cancel=work.cancel.child() if work is not None else None,
                             on_item=(lambda item, status, progress: self._item_event(
-                                engine, item, status, progress)) if queued else None)
+                                engine, item, status, progress)) if queued else None,
+                            keep_stopped=self.keep_stopped,
+                            check_write=lambda path: engine.check_path(path, "write"))
             self._current = run
             self._mirrored.clear()  # the document's statuses may have changed since
         if not queued:
@@ -94,8 +129,10 @@ class RenderService:
                                1.0 if item.status == "done" else 0.0)
         return run
 
-    def _queue_plans(self, engine, snapshot_id: str, document: dict) -> list:
-        ids = [item["id"] for item in document["renderQueue"] if item["status"] != "done"]
+    def _queue_plans(self, engine, snapshot_id: str, document: dict,
+                     item_ids: list | None = None) -> list:
+        ids = item_ids or [item["id"] for item in document["renderQueue"]
+                           if item["status"] != "done"]
         if not ids:
             done = len(document["renderQueue"])
             raise CommandError(
@@ -109,7 +146,7 @@ class RenderService:
                                lambda path: engine.check_path(path, "write"),
                                engine.project_path,
                                item_snapshots(engine, snapshot_id, document, ids),
-                               self.relink_hint(engine.project_path))
+                               self.relink_hint(engine.project_path), engine.probes)
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 
@@ -142,6 +179,9 @@ class RenderService:
         """What the render run reports of an item as it renders: its first chunk going out
         ("rendering", 0), each frame written, its end. A farm node also shows them."""
         self._item_changed(engine, item_id, status, progress)
+        job = self._job
+        if job is not None:
+            job.notify()
 
     def _item_changed(self, engine, item_id: str, status: str, progress: float | None) -> None:
         """Mirror an item's state into the document (status) and engine.item_progress.
@@ -200,6 +240,20 @@ class RenderService:
 
     def estimate(self, engine, params: dict, work: Work | None) -> dict:
         return estimate_item(self.pool, engine, params["item"], work)
+
+    def check_expression(self, engine, params: dict, work: Work | None) -> dict:
+        return check_expression(self, engine, params, work)
+
+    def bake_lottie(self, engine, params: dict, work: Work | None) -> dict:
+        return bake_lottie(self, engine, params, work)
+    def timeline_export(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.timeline_export(self, engine, params, work)
+
+    def timeline_import(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.timeline_import(self, engine, params, work)
+
+    def lottie_export(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.lottie_export(self, engine, params, work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
                   work: Work | None) -> dict:

@@ -95,6 +95,20 @@ class McpProcess:
         with self._changed:
             return [m for m in self.messages if m.get("method") == method]
 
+    def wait_for_notification(self, method: str, matches=lambda params: True,
+                              timeout: float = 30.0) -> dict:
+        """The params of the first `method` notification whose params `matches`."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while True:
+                for message in self.messages:
+                    if message.get("method") == method and matches(message.get("params")):
+                        return message["params"]
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"no {method} notification within {timeout} s")
+                self._changed.wait(remaining)
+
     def run(self, tool: str, arguments: dict | None = None, timeout: float = 60.0) -> dict:
         """Call a tool and return its result (raising if the answer is a JSON-RPC error)."""
         answer = self.wait_for(self.call(tool, arguments), timeout)

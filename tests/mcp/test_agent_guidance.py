@@ -96,10 +96,10 @@ def test_the_guide_resource_is_a_short_how_to(server):
         assert needed in text, needed
 
 
-def test_prompts_list_the_four_recipes_and_get_refuses_what_is_missing(server):
+def test_prompts_list_the_recipes_and_get_refuses_what_is_missing(server):
     listed = server.wait_for(server.request("prompts/list"))["result"]["prompts"]
     assert [prompt["name"] for prompt in listed] == [
-        "title-card", "lower-third", "captioned-clip", "product-card"]
+        "title-card", "lower-third", "captioned-clip", "product-card", "animate-layer"]
     title = listed[0]
     assert {"name": "title", "description": "the title", "required": True} in \
         title["arguments"]

@@ -52,6 +52,8 @@ def test_sdk_client_speaks_the_stateless_2026_era_through_server_discover():
             async with ClientSession(read, write) as client:
                 discovered = await client.discover()
                 assert "2026-07-28" in discovered.supported_versions
+                # 2026-07-28 names the server in _meta, where the SDK reads it
+                assert client.server_info.name == "rendervisor"
                 tools = await client.list_tools()
                 assert any(tool.name == "list_dir" for tool in tools.tools)
                 listed = await client.call_tool("list_dir", {"path": "/"})

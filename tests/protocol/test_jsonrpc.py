@@ -85,11 +85,15 @@ def test_modern_requests_are_classified_by_their_meta():
     assert rejected["data"] == {"supported": ["2026-07-28"], "requested": "2030-01-01"}
 
 
-def test_modern_results_carry_result_type_and_cache_hints():
-    listed = mcp_versions.stamp_modern("tools/list", {"tools": []}, {})
+def test_modern_results_carry_result_type_cache_hints_and_the_server_in_meta():
+    listed = mcp_versions.stamp_modern("tools/list", {"tools": []}, {}, "1.2.3")
     assert listed["resultType"] == "complete" and listed["ttlMs"] > 0 and listed["cacheScope"]
+    assert listed["_meta"][mcp_versions.SERVER_INFO_KEY] == {
+        "name": "rendervisor", "title": "rendervisor", "version": "1.2.3"}
     document = mcp_versions.stamp_modern("resources/read", {"contents": []},
-                                         {"uri": "rendervisor://document"})
-    assert document["ttlMs"] == 0
-    called = mcp_versions.stamp_modern("tools/call", {"content": []}, {})
+                                         {"uri": "rendervisor://document"}, "1")
+    layer = mcp_versions.stamp_modern("resources/read", {"contents": []},
+                                      {"uri": "rendervisor://layers/Main/Title"}, "1")
+    assert document["ttlMs"] == 0 and layer["ttlMs"] == 0
+    called = mcp_versions.stamp_modern("tools/call", {"content": []}, {}, "1")
     assert called["resultType"] == "complete" and "ttlMs" not in called

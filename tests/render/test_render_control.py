@@ -85,7 +85,8 @@ def test_wait_false_returns_at_once_and_stop_cleans_up(session, tmp_path):
     engine = session.engine
     item = queue(engine, "Heavy", tmp_path / "h_[####].png")["item"]
     started = time.monotonic()
-    assert engine.run("renderQueue.render", {"wait": False}) == {"rendering": [item]}
+    started_job = engine.run("renderQueue.render", {"wait": False})
+    assert started_job["rendering"] == [item] and started_job["job"].startswith("render-")
     assert time.monotonic() - started < 1.0
 
     def rendering():

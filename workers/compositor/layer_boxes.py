@@ -6,10 +6,13 @@ move glyphs for a while, are left aside) and its lines' background boxes, with h
 around them; a solid or shape by
 its content box with half its stroke; footage, precomps and nulls by their content box
 (protocol/model/layers.py). The supervisor and the workers both call this, so a preset's slide
-and a layout check agree on where a layer ends.
+and a layout check agree on where a layer ends; the supervisor passes text's ink as a probe
+worker measured it (its font file may be a user's, never read in the supervisor).
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 import skia
 
@@ -22,24 +25,35 @@ from workers.compositor.text_layout import lay_out
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def content_rect(document: dict, comp: dict, layer: dict, time: float) -> Rect:
+def content_rect(document: dict, comp: dict, layer: dict, time: float,
+                 text_ink: Callable[[dict, float], Rect] | None = None) -> Rect:
     """The layer's content at comp time `time` as (left, top, right, bottom) in its own
-    coordinates; an empty text is the point (0, 0)."""
+    coordinates; an empty text is the point (0, 0). A text's ink is `text_ink(content, time)`
+    where given (the supervisor measures text on a probe worker), else laid out here."""
     kind = layer.get("type")
     content = layer.get("content", {})
     if kind == "text":
-        left, top, right, bottom = ink_rect(content, time)
+        left, top, right, bottom = (text_ink or text_rect)(content, time)
         if right <= left and bottom <= top:
             return 0.0, 0.0, 0.0, 0.0  # nothing drawn (a caption between cues): no stroke
-        for rect in background_rects(content, lay_out(content, time), time):
-            left, top = min(left, rect.left()), min(top, rect.top())
-            right, bottom = max(right, rect.right()), max(bottom, rect.bottom())
     elif kind == "solid":
         left, top, (right, bottom) = 0.0, 0.0, solid_size(comp, layer, time)
     else:
         left, top, (right, bottom) = 0.0, 0.0, content_box(document, layer)
     reach = half_stroke(content, time) if kind in ("text", "shape") else 0.0
     return left - reach, top - reach, right + reach, bottom + reach
+
+
+def text_rect(content: dict, time: float) -> Rect:
+    """What a text draws: its ink and its lines' background boxes; the point (0, 0) when it
+    draws nothing."""
+    left, top, right, bottom = ink_rect(content, time)
+    if right <= left and bottom <= top:
+        return 0.0, 0.0, 0.0, 0.0
+    for rect in background_rects(content, lay_out(content, time), time):
+        left, top = min(left, rect.left()), min(top, rect.top())
+        right, bottom = max(right, rect.right()), max(bottom, rect.bottom())
+    return left, top, right, bottom
 
 
 def ink_rect(content: dict, time: float) -> Rect:

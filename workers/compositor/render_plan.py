@@ -14,6 +14,10 @@ that is animated (made by its kind from the layer at that time, as before the pl
 reads a source (footage, precomps, Lottie), the effects and masks that move, and the draw calls.
 
 A time that was not prepared (a preview, a motion blur sample) is evaluated on its own.
+
+Expressions (workers/expressions/) are bound when the plan is compiled: the plan draws a copy
+of the document whose properties with an expression are driven by it, so they are evaluated
+where every moving property is, for each window of prepared times, in this worker.
 Precomps draw their source comp's plan, made once per plan, at the source times `prepare`
 works out for them.
 
@@ -34,22 +38,26 @@ import time as clock
 import numpy as np
 import skia
 
+from protocol.model.effects import effect_files
 from protocol.model.keyframes import is_animated
 from protocol.model.scenes import windows
 from protocol.model.time_remap import TIMED_TYPES, source_time
 from protocol.model.transforms import layer_opacity
 from workers.compositor.blending import NORMAL, blend_mode, draw_matted
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
+from workers.compositor.deep_frames import comp_depth
 from workers.compositor.effects import LayerEffects, layer_effects
 from workers.compositor.footage import FootageCache
 from workers.compositor.footage_layers import footage_duration
 from workers.compositor.layer_kinds import KINDS
 from workers.compositor.isolated_layers import draw_isolated
+from workers.compositor.layer_boxes import content_rect
 from workers.compositor.masks import active_masks
 from workers.compositor.matrix_tables import LayerTransforms, set_affine
 from workers.compositor.motion_blur import motion_blur_settings, sample_times
 from workers.compositor.scene_units import scene_units
 from workers.compositor.still_layers import FULL, STILL_LAYERS, StillLayers
+from workers.expressions.document_expressions import DocumentExpressions, has_expressions
 
 # Prepared times evaluated at once (see CompPlan.frames_at).
 WINDOW = 32
@@ -70,10 +78,18 @@ def has_keys(value) -> bool:
 class RenderPlan:
     def __init__(self, document: dict, comp_ref: str, footage_cache: FootageCache,
                  still_layers: StillLayers = STILL_LAYERS) -> None:
+        if has_expressions(document):
+            # Expressions are evaluated here, in the worker, as each window of prepared times
+            # is: the plan draws a copy whose properties with one give its results.
+            document = DocumentExpressions(document, content_rect).document
         self.document = document
         self.token = next(_tokens)  # names this plan's kept pixels (an id() could be reused)
         self.ctx = RenderContext.for_document(document, footage_cache, self._draw_source)
         self.comp = self.ctx.find_comp(comp_ref)
+        # Whether the comp (and so each precomp drawn into it) is drawn in linear light.
+        managed = self.ctx.managed
+        depth = comp_depth(self.comp, None if managed is None else managed.space)
+        self.linear_light = depth is not None and depth.linear
         self._still_layers = still_layers
         self._plans: dict[str, CompPlan] = {}  # comp id -> its plan: this one and the sources
         self.top = self.comp_plan(self.comp)
@@ -297,7 +313,8 @@ class LayerPlan:
         self.still_matrix = transforms.still[index]
         self.matrix = skia.Matrix()  # updated in place for each frame of a moving layer
         self._effects_move = has_keys(layer.get("effects"))
-        self._effects = None if self._effects_move else layer_effects(layer, 0.0)
+        self._effects = None if self._effects_move else \
+            layer_effects(layer, 0.0, owner.linear_light)
         self._masks_move = has_keys(self.masks)
         content_moves = has_keys(layer.get("content"))
         self.drawing = None
@@ -334,7 +351,8 @@ class LayerPlan:
         if blend is None:
             blend = self.blend
         ctx = self.owner.ctx
-        effects = layer_effects(self.layer, time) if self._effects_move else self._effects
+        effects = layer_effects(self.layer, time, self.owner.linear_light) \
+            if self._effects_move else self._effects
         drawing = self.drawing or self.kind.drawing(ctx, self.comp_plan.comp, self.layer, time)
         matrix = self.still_matrix
         if matrix is None:
@@ -427,18 +445,19 @@ class LayerPlan:
 
     def files(self, depth: int = 0) -> list:
         """The files the layer's pixels come from, so a still layer's kept pixels are drawn
-        again when one of them changes on disk."""
+        again when one of them changes on disk (its effects' LUTs too)."""
         if self.layer.get("type") == "precomp":
             source = self.source_plan()
             if source is None or depth + 1 >= MAX_PRECOMP_DEPTH:
-                return []
-            return [path for unit in source.units for path in unit.files(depth + 1)]
+                return effect_files(self.layer)
+            return [path for unit in source.units for path in unit.files(depth + 1)] + \
+                effect_files(self.layer)
         content = self.layer.get("content", {})
         item = self._footage_item()
         paths = [item.get("path", "")] if item is not None else []
         if content.get("fontFile"):
             paths.append(content["fontFile"])
-        return paths
+        return paths + effect_files(self.layer)
 
 
 class LayerUnit:

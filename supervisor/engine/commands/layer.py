@@ -23,12 +23,12 @@ from supervisor.engine.commands.footage import article, check_shown_by, import_f
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.engine.commands.overview import layer_summary
 from supervisor.engine.commands.registry import (COLOR, COLOR_FORMAT, COMP_REF, FILL, LAYER_REF,
-                                                 READ_PATH, VEC2, command, described,
-                                                 formatted)
+                                                 READ_PATH, VEC2, command, described, formatted,
+                                                 probes_given)
 from supervisor.engine.font_files import check_font_file
+from supervisor.engine.font_warnings import font_warnings
 from supervisor.errors import CommandError
 from workers.compositor.fonts import bundled_families
-from workers.compositor.text_warnings import font_warnings
 
 ATTRIBUTE_PARAMS = {
     "name": {"type": "string"},
@@ -160,7 +160,7 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
                                        "footage first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
-         required=("comp", "type"))
+         required=("comp", "type"), waits_on=probes_given("path", "fontFile"))
 def layer_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
@@ -173,10 +173,10 @@ def layer_add(engine, params, work):
                                "layer does not take one.")
         if "footage" in params:
             raise CommandError("give footage or path, not both.")
-        footage, _, warnings = import_footage(engine, params.pop("path"))
+        footage, _, warnings = import_footage(engine, params.pop("path"), work=work)
         params["footage"] = footage["id"]
     given = _content_params(doc, kind, params, creating=True)
-    _check_font_file(engine, given)
+    _check_font_file(engine, given, work)
     content = default_content(kind, given, comp)
     index = params.get("index", 1)
     if not 1 <= index <= len(comp["layers"]) + 1:
@@ -194,7 +194,7 @@ def layer_add(engine, params, work):
     result = {"layer": layer["id"], "name": layer["name"], "index": index}
     if warnings:
         result["warnings"] = warnings
-    return _with_warnings(result, layer)
+    return _with_warnings(engine, result, layer)
 
 
 @command("layer.set", "Change a layer",
@@ -210,13 +210,13 @@ def layer_add(engine, params, work):
          "it jump.",
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
           **CONTENT_PARAMS, "keepTransform": KEEP_TRANSFORM},
-         required=("comp", "layer"))
+         required=("comp", "layer"), waits_on=probes_given("fontFile"))
 def layer_set(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     given = _content_params(doc, layer["type"], params, creating=False, layer=layer)
-    _check_font_file(engine, given)
+    _check_font_file(engine, given, work)
     timed = [key for key in ("inPoint", "outPoint", "startTime") if key in params]
     scene = _scene_of(comp, layer)
     if timed and scene is not None:
@@ -245,7 +245,7 @@ def layer_set(engine, params, work):
     result = layer_summary(comp, layer)
     if warnings:
         result["warnings"] = warnings
-    return _with_warnings(result, layer)
+    return _with_warnings(engine, result, layer)
 
 
 @command("layer.get", "Read a layer",
@@ -420,9 +420,9 @@ def _checked_attribute(key: str, value):
         raise CommandError(f"{key}: {error}.") from None
 
 
-def _check_font_file(engine, given: dict) -> None:
+def _check_font_file(engine, given: dict, work) -> None:
     if "fontFile" in given:
-        given["fontFile"] = check_font_file(engine, given["fontFile"])
+        given["fontFile"] = check_font_file(engine, given["fontFile"], work)
 
 
 def _follow_box(doc: dict, layer: dict, box_before: tuple) -> None:
@@ -435,10 +435,10 @@ def _follow_box(doc: dict, layer: dict, box_before: tuple) -> None:
         layer["transform"]["anchor"] = [box_after[0] / 2, box_after[1] / 2]
 
 
-def _with_warnings(result: dict, layer: dict) -> dict:
+def _with_warnings(engine, result: dict, layer: dict) -> dict:
     """A text layer's result names what it draws with a fallback (docs/commands.md)."""
     if layer["type"] == "text":
-        warnings = font_warnings(layer["content"])
+        warnings = font_warnings(engine.probes, layer["content"])
         if warnings:
             result["warnings"] = result.get("warnings", []) + warnings
     return result

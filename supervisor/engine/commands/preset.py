@@ -20,7 +20,7 @@ from protocol.model.transforms import layer_matrix, mapped_rect
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.prop import replace_keys
 from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
-from supervisor.engine.commands.text import play_preset
+from supervisor.engine.commands.text import measured, play_preset
 from supervisor.errors import CommandError
 from workers.compositor.layer_boxes import content_rect
 
@@ -60,7 +60,7 @@ def preset_list(engine, params, work):
           "duration": {"type": "number", "description": "seconds it lasts"},
           "params": {"type": "object", "description": "the preset's own params, e.g. "
                      '{"from": "bottom"} for slideIn (preset.list)'}},
-         required=("comp", "layer", "preset"))
+         required=("comp", "layer", "preset"), waits_on="probe")
 def preset_apply(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
@@ -69,10 +69,12 @@ def preset_apply(engine, params, work):
         given = resolved_params(name, params.get("params") or {})
     except ValueError as error:
         raise CommandError(f"{error}.") from None
-    return _apply(engine, comp, layer, name, params.get("time"), params.get("duration"), given)
+    return _apply(engine, work, comp, layer, name, params.get("time"), params.get("duration"),
+                  given)
 
 
-def _apply(engine, comp: dict, layer: dict, name: str, time, duration, given: dict) -> dict:
+def _apply(engine, work, comp: dict, layer: dict, name: str, time, duration,
+           given: dict) -> dict:
     """Plan preset `name` for `layer` and store what it plans; its result."""
     doc = engine.doc
     preset = PRESETS[name]
@@ -81,19 +83,23 @@ def _apply(engine, comp: dict, layer: dict, name: str, time, duration, given: di
                            f"{layer['name']!r} is a {layer['type']} layer.")
     start, duration = _timing(preset, comp, layer, time, duration, given)
     end = start + (duration or 0.0)
+
+    def ink(content: dict, at: float) -> tuple:
+        return tuple(measured(engine, content, at, work)["ink"])
+
     subject = Subject(
         start=start, end=end, params=given,
         rest=lambda key, at: _rest(layer, key, at),
-        box=content_rect(doc, comp, layer, end),
+        box=content_rect(doc, comp, layer, end, ink),
         extent=lambda at: mapped_rect(layer_matrix(comp, layer, at),
-                                      content_rect(doc, comp, layer, at)),
+                                      content_rect(doc, comp, layer, at, ink)),
         comp_size=(float(comp["width"]), float(comp["height"])),
         frame_rate=float(comp["frameRate"]),
         rest_of=lambda ref, key, at: _rest(find_layer(comp, ref), key, at))
     plan = preset.plan(subject)
     if plan.text is not None:
         return {"preset": name, "layer": layer["id"],
-                **play_preset(engine, layer, plan.text, start, duration, None, None)}
+                **play_preset(engine, layer, plan.text, start, duration, None, None, work)}
     result = {"preset": name, "layer": layer["id"], "start": start, "end": end, "keys": []}
     if plan.anchor is not None:
         _move_anchor(layer, plan.anchor, end)
@@ -116,7 +122,7 @@ def _apply(engine, comp: dict, layer: dict, name: str, time, duration, given: di
         result["mask"] = mask["id"]
     if plan.then:
         result["layers"] = [
-            _apply(engine, comp, layer if ref == "" else find_layer(comp, ref), then_name,
+            _apply(engine, work, comp, layer if ref == "" else find_layer(comp, ref), then_name,
                    then_start, then_duration, _resolved(then_name, then_params))
             for ref, then_name, then_start, then_duration, then_params in plan.then]
     return result

@@ -13,6 +13,8 @@ from __future__ import annotations
 from protocol.cancel import Cancelled
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
+from supervisor.mcp.tools.json_shapes import (BOOLEAN, INTEGER, NAME_OR_INDEX, NUMBER, STRING,
+                                              array, described, nullable, record)
 from supervisor.mcp.tools.registry import ToolError, tool
 from supervisor.render.level_jobs import measure_levels
 from supervisor.runtime.pool import JobFailed
@@ -26,12 +28,17 @@ from workers.mixer.levels import dbfs
       "full scale (a render's limiter, the comp's audioLimiter, on by default, turns such a "
       "mix down under audioCeiling; these levels are the mix before it). Use it to check that "
       "sound starts where it should and sits at the level meant.",
-      {"comp": {"type": ["string", "integer"],
-                "description": "comp id or name (default: the first comp)"},
+      {"comp": described(NAME_OR_INDEX, "comp id or name (default: the first comp)"),
        "start": {"type": "number", "minimum": 0, "description": "comp time in seconds (0)"},
        "end": {"type": "number", "minimum": 0,
                "description": "comp time in seconds (default: the comp's end)"}},
-      read_only=True, idempotent=True)
+      read_only=True, idempotent=True, lane="preview",
+      output=record({"comp": STRING, "start": NUMBER, "end": NUMBER, "sampleRate": INTEGER,
+                     "window": NUMBER, "peak": nullable(NUMBER), "clipped": BOOLEAN,
+                     "levels": array(record({"time": NUMBER, "peak": nullable(NUMBER),
+                                             "rms": nullable(NUMBER)}, ("time", "peak", "rms")))},
+                    ("comp", "start", "end", "sampleRate", "window", "peak", "clipped",
+                     "levels")))
 def audio_levels(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

@@ -4,10 +4,12 @@ the rendervisor://commands and rendervisor://document resources; and the catalog
 
 Each tool is a thin door onto the session's Engine (`ctx.session.engine`,
 supervisor/engine/engine.py): the engine takes the document lock, checks params and records undo;
-this module only maps tool arguments to engine calls and CommandError to ToolError. All run in the
-quick lane, except a call that is (or a batch that holds) a blocking render: that one runs in the
-long lane, where the front door lets it finish on stdin EOF; the render service reports its
-progress and watches ctx for cancellation.
+this module only maps tool arguments to engine calls and CommandError to ToolError. A call runs
+in the quick lane unless it may wait on a worker: one that is (or a batch that holds) a blocking
+render runs in the long lane, where the front door lets it finish on stdin EOF; one that draws
+a frame (template.preview) in the preview lane; one that reads a file or measures text on a
+probe worker (footage.import, a fontFile, captions.import: the command's `waits_on`) in the
+probe lane; so no call waiting on a worker ever holds a quick-lane thread.
 """
 
 from __future__ import annotations
@@ -17,9 +19,13 @@ import sys
 from typing import Any, TextIO
 
 from supervisor.engine.commands.overview import document_overview
-from supervisor.engine.commands.registry import COLOR_FORMAT, EASING_FORMAT, GRADIENT_FORMAT
+from supervisor.engine.commands.registry import (COLOR_FORMAT, COMMANDS, EASING_FORMAT,
+                                                 GRADIENT_FORMAT)
 from supervisor.errors import CommandError
 from supervisor.engine.engine import Engine
+from supervisor.mcp.output_links import finished_outputs, with_output_links
+from supervisor.mcp.tools.json_shapes import (ANY_OBJECT, BOOLEAN, INTEGER, STRING, any_of,
+                                              array, described, record)
 from supervisor.mcp.tools.registry import CallContext, ToolError, ToolResult, tool
 
 
@@ -51,13 +57,18 @@ def catalog_json(engine: Engine, filter: str | None = None, enabled_only: bool =
        "schemas": {"type": "boolean", "description": "include each command's params schema "
                    "(default false)"},
        "compact": {"type": "boolean", "description": "one line per command (default false)"}},
-      lane="quick", read_only=True, idempotent=True)
+      lane="quick", read_only=True, idempotent=True,
+      output=record({"count": INTEGER,
+                     "commands": array(any_of(STRING, ANY_OBJECT),
+                                       "each command: an object, or one line when compact")},
+                    ("count", "commands")))
 def command_list(args: dict, ctx: CallContext) -> dict:
     return catalog_json(_engine(ctx), args.get("filter"), bool(args.get("enabled_only")),
                         bool(args.get("schemas")), bool(args.get("compact")))
 
 
-# -- lanes: a blocking render runs in the long lane and is let finish on stdin EOF ------------
+# -- lanes: a blocking render runs in the long lane and is let finish on stdin EOF; a call that
+# waits on the preview or a probe worker runs in that worker's lane ----------------------------
 
 # Commands that render and block until done unless told otherwise (render service's business).
 BLOCKING_RENDERS = {"renderQueue.render", "comp.saveFrameAs", "render.preRender",
@@ -77,15 +88,29 @@ def _renders(command_id: Any, params: Any) -> bool:
     return True
 
 
+# When a batch's steps wait on several kinds of worker, the lane of the first kind listed.
+LANE_ORDER = ("render", "preview", "probe")
+
+
+def _lane(command_id: Any, params: Any) -> str:
+    """The lane of one command call: "render" for a blocking render, else the worker kind it
+    may wait on ("preview", "probe"), else "quick"."""
+    if _renders(command_id, params):
+        return "render"
+    cmd = COMMANDS.get(command_id) if isinstance(command_id, str) else None
+    return (cmd.waits_for(params) if cmd is not None else None) or "quick"
+
+
 def command_run_lane(args: dict) -> str:
-    return "render" if _renders(args.get("id"), args.get("params")) else "quick"
+    return _lane(args.get("id"), args.get("params"))
 
 
 def command_batch_lane(args: dict) -> str:
     steps = args.get("steps")
     steps = steps if isinstance(steps, list) else []
-    return "render" if any(isinstance(step, dict) and _renders(step.get("id"), step.get("params"))
-                           for step in steps) else "quick"
+    lanes = {_lane(step.get("id"), step.get("params")) for step in steps
+             if isinstance(step, dict)}
+    return next((lane for lane in LANE_ORDER if lane in lanes), "quick")
 
 
 @tool("command_run", "Run an engine command",
@@ -97,12 +122,17 @@ def command_batch_lane(args: dict) -> str:
       "\"size\": 96, \"fill\": \"#ffffff\"}}.",
       {"id": {"type": "string", "description": "the command id, e.g. layer.add"},
        "params": {"type": "object", "description": "the command's params"}},
-      required=("id",), lane=command_run_lane, destructive=True)
+      required=("id",), lane=command_run_lane, destructive=True, task_support="optional",
+      output=described(ANY_OBJECT, "the command's own JSON result (command_list describes "
+                                   "each command)"))
 def command_run(args: dict, ctx: CallContext) -> dict | ToolResult:
     try:
-        return shown(_engine(ctx).run(args["id"], args.get("params") or {}, ctx))
+        result = _engine(ctx).run(args["id"], args.get("params") or {}, ctx)
     except CommandError as error:
         raise ToolError(str(error)) from None
+    if args["id"] in BLOCKING_RENDERS:  # what it wrote, as links beside the JSON
+        return with_output_links(ctx.session, result, cancel=ctx.cancel)
+    return shown(result)
 
 
 def shown(result: dict) -> dict | ToolResult:
@@ -135,14 +165,26 @@ def shown(result: dict) -> dict | ToolResult:
                          "(default true)"},
        "atomic": {"type": "boolean", "description": "all or nothing, one undo step "
                   "(default false)"}},
-      required=("steps",), lane=command_batch_lane, destructive=True)
-def command_batch(args: dict, ctx: CallContext) -> dict:
+      required=("steps",), lane=command_batch_lane, destructive=True, task_support="optional",
+      output=record({"completed": INTEGER, "failed": INTEGER,
+                     "results": array(record({"step": INTEGER, "id": STRING,
+                                              "status": {"type": "string", "enum": [
+                                                  "done", "failed", "skipped", "rolledBack"]},
+                                              "result": ANY_OBJECT, "error": STRING},
+                                             ("step", "id", "status"))),
+                     "rolledBack": BOOLEAN},
+                    ("completed", "failed", "results")))
+def command_batch(args: dict, ctx: CallContext) -> dict | ToolResult:
     stop_on_error = args.get("stop_on_error", True)
     try:
-        return _engine(ctx).batch(args["steps"], stop_on_error=bool(stop_on_error),
-                                  atomic=bool(args.get("atomic", False)), work=ctx)
+        report = _engine(ctx).batch(args["steps"], stop_on_error=bool(stop_on_error),
+                                    atomic=bool(args.get("atomic", False)), work=ctx)
     except CommandError as error:
         raise ToolError(str(error)) from None
+    outputs = [output for step in report["results"]
+               if step["id"] in BLOCKING_RENDERS and step["status"] == "done"
+               for output in finished_outputs(step["result"])]
+    return with_output_links(ctx.session, report, outputs, cancel=ctx.cancel)
 
 
 @tool("doc_inspect", "Inspect the project",
@@ -150,7 +192,10 @@ def command_batch(args: dict, ctx: CallContext) -> dict:
       "footage; each comp with its settings and layers (type, timing, transform, content, "
       "effects; animated properties as their first value and key count); footage; the render "
       "queue.",
-      {}, lane="quick", read_only=True, idempotent=True)
+      {}, lane="quick", read_only=True, idempotent=True,
+      output=record({"project": ANY_OBJECT, "comps": array(ANY_OBJECT),
+                     "footage": array(ANY_OBJECT), "renderQueue": array(ANY_OBJECT)},
+                    ("project", "comps", "footage", "renderQueue")))
 def doc_inspect(args: dict, ctx: CallContext) -> dict:
     return document_resource(ctx.session)
 

@@ -26,6 +26,7 @@ from supervisor.confinement.checked_files import open_folder, open_to_read, repl
 from supervisor.confinement.roots import ConfinementError
 from supervisor.mcp.tools.content_search import (FileMatches, LinePattern, compile_pattern,
                                               matching_lines)
+from supervisor.mcp.tools.json_shapes import BOOLEAN, INTEGER, STRING, array, record
 from supervisor.mcp.tools.registry import ToolError, ToolResult, tool
 
 # A file this large must be read in parts (offset/limit): a whole one would not fit any model's
@@ -165,7 +166,8 @@ def write_atomically(ctx, path: str, data: bytes) -> None:
       "Write text to a file atomically (a temporary file, then rename); missing parent "
       "folders are created. Replaces the file if it exists.",
       {"path": PATH, "content": {"type": "string", "description": "the whole text (UTF-8)"}},
-      required=("path", "content"), destructive=True, idempotent=True)
+      required=("path", "content"), destructive=True, idempotent=True,
+      output=record({"path": STRING, "bytes": INTEGER}, ("path", "bytes")))
 def write_file(args, ctx):
     path = _writable(ctx, args["path"])
     if os.path.isdir(path):
@@ -183,7 +185,9 @@ def write_file(args, ctx):
       "error naming the count. Returns a unified diff of the change.",
       {"path": PATH, "old_string": {"type": "string"},
        "new_string": {"type": "string"}, "replace_all": {"type": "boolean"}},
-      required=("path", "old_string", "new_string"), destructive=True)
+      required=("path", "old_string", "new_string"), destructive=True,
+      output=record({"path": STRING, "replacements": INTEGER, "diff": STRING},
+                    ("path", "replacements", "diff")))
 def edit_file(args, ctx):
     path = _writable(ctx, args["path"])
     old, new = args["old_string"], args["new_string"]
@@ -235,7 +239,12 @@ def _entry_type(mode: int) -> str:
       "List a folder's entries with their type and size; depth > 1 descends into subfolders.",
       {"path": PATH, "depth": {"type": "integer", "minimum": 1, "maximum": 10,
                                "description": "levels to descend (default 1)"}},
-      required=("path",), read_only=True, idempotent=True)
+      required=("path",), read_only=True, idempotent=True,
+      output=record({"path": STRING,
+                     "entries": array(record({"path": STRING, "type": {"enum": [
+                         "file", "dir", "symlink", "other"]}, "size": INTEGER},
+                         ("path", "type", "size"))),
+                     "truncated": STRING}, ("path", "entries")))
 def list_dir(args, ctx):
     root = _readable(ctx, args["path"])
     depth = args.get("depth", 1)
@@ -297,7 +306,12 @@ def list_dir(args, ctx):
        "content": {"type": "string", "description": 'an RE2 regular expression matched per '
                    'line, e.g. "renderQueue\\.add"'},
        "max_results": {"type": "integer", "minimum": 1, "maximum": 10000}},
-      required=("path",), read_only=True, idempotent=True)
+      required=("path",), read_only=True, idempotent=True,
+      output=record({"results": array(record(
+                         {"path": STRING,
+                          "matches": array(record({"line": INTEGER, "text": STRING},
+                                                  ("line", "text")))}, ("path",))),
+                     "truncated": BOOLEAN, "note": STRING}, ("results", "truncated")))
 def search_files(args, ctx):
     root = _readable(ctx, args["path"])
     if not os.path.isdir(root):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
+from supervisor.mcp.tools.json_shapes import NUMBER, STRING, array, described, record
 from supervisor.mcp.tools.registry import ToolError, tool
 from supervisor.render.layout_check import MAX_MOMENTS, check_layout
 
@@ -34,7 +35,12 @@ from supervisor.render.layout_check import MAX_MOMENTS, check_layout
                       "inside (default 80)"},
        "action_safe": {"type": "number", "description": "percent named when text leaves it "
                        "too (default 90)"}},
-      required=("comp",), read_only=True, idempotent=True)
+      required=("comp",), read_only=True, idempotent=True, lane="preview",
+      output=record({"findings": array(record(
+          {"layer": STRING, "layerId": STRING, "time": NUMBER, "times": array(NUMBER),
+           "kind": described(STRING, "offCanvas, unsafe, overflow, tooSmall, ..."), "message": STRING,
+           "ratio": NUMBER}, ("layer", "layerId", "time", "kind", "message")))},
+          ("findings",)))
 def layout_check(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

@@ -20,6 +20,8 @@ from supervisor.errors import CommandError
 from supervisor.runtime.pool import JobFailed
 from supervisor.render.frame_choice import chosen_frame
 from supervisor.render.preview_jobs import draw_preview, why_not_drawn
+from supervisor.mcp.tools.json_shapes import (INTEGER, NAME_OR_INDEX, NUMBER, STRING, array,
+                                              described, record)
 from supervisor.mcp.tools.registry import ToolError, ToolResult, tool
 from protocol.cancel import Cancelled
 
@@ -61,15 +63,17 @@ def _cache(session) -> PreviewCache:
       "time (floored to the frame showing then). max_side limits the longer side (default "
       "960; 0 = full size). To see motion, render_filmstrip shows many frames in one image. "
       "Example: {\"comp\": \"Main\", \"time\": 1.5}.",
-      {"comp": {"type": ["string", "integer"],
-                "description": "comp id or name (default: the first comp)"},
+      {"comp": described(NAME_OR_INDEX, "comp id or name (default: the first comp)"),
        "time": {"type": "number", "minimum": 0,
                 "description": "comp time in seconds, floored to its frame"},
        "frame": {"type": "integer", "minimum": 0,
                  "description": "comp frame number, from 0 (instead of time)"},
        "max_side": {"type": "integer", "minimum": 0},
        "transparent": {"type": "boolean", "description": "leave the background out"}},
-      read_only=True, idempotent=True)
+      read_only=True, idempotent=True, lane="preview",
+      output=record({"comp": STRING, "time": NUMBER, "frame": INTEGER, "width": INTEGER,
+                     "height": INTEGER, "missing": array(STRING)},
+                    ("comp", "time", "frame", "width", "height")))
 def render_preview(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

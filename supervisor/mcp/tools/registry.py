@@ -6,8 +6,12 @@ tool module, so `TOOLS` then holds the whole catalog. A handler is a plain funct
 
 - a dict: a JSON result, sent as `structuredContent` and as one text block holding the same JSON
   (`isError` when its `failed` count is above zero);
-- a `ToolResult`: content blocks as they are (images, text);
+- a `ToolResult`: content blocks as they are (images, text), with its JSON beside them;
 - a str: one text block.
+
+A tool that answers JSON declares its shape (`output`, a JSON schema; json_shapes.py builds
+them), and every answer it gives validates against it: clients check structuredContent
+against outputSchema, and the tests check every tool's.
 
 It raises `ToolError` with a sentence a person can act on for a failure, and
 protocol/cancel.py's `Cancelled` when its call was cancelled (nothing is sent then); any other
@@ -52,13 +56,23 @@ class Tool:
     # describe(session) -> the description a session lists, where it depends on the session
     # (the shell: off, sandboxed or on the host); None lists `description` as it is.
     describe: Callable[[Any], str] | None = None
+    # The JSON schema of the tool's structuredContent; None for a tool that answers text alone.
+    output: dict | None = None
+    # Whether a 2025-11-25 client may run the call as a task ("optional": long work, which a
+    # host's request timeout could otherwise cut short; "forbidden": quick answers).
+    task_support: str = "forbidden"
+    # The tool's `_meta` in tools/list: {"ui": {"resourceUri": ...}} ties it to an MCP App
+    # (supervisor/mcp/player_app.py).
+    meta: dict | None = None
 
     def lane_for(self, arguments: dict) -> str:
         return self.lane(arguments) if callable(self.lane) else self.lane
 
-    def listing(self, session: Any = None) -> dict:
+    def listing(self, session: Any = None, modern: bool = False) -> dict:
+        """The tool as tools/list gives it. `execution` is the 2025-11-25 tasks' field; the
+        2026-07-28 revision has none (there the server decides which calls become tasks)."""
         described = self.describe is not None and session is not None
-        return {
+        listed = {
             "name": self.name,
             "title": self.title,
             "description": self.describe(session) if described else self.description,
@@ -70,7 +84,13 @@ class Tool:
                 "idempotentHint": self.idempotent,
                 "openWorldHint": self.open_world,
             },
+            **({"_meta": self.meta} if self.meta is not None else {}),
         }
+        if self.output is not None:
+            listed["outputSchema"] = self.output
+        if not modern:
+            listed["execution"] = {"taskSupport": self.task_support}
+        return listed
 
 
 TOOLS: dict[str, Tool] = {}

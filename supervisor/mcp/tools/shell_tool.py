@@ -14,6 +14,7 @@ import time
 from protocol.cancel import TIMEOUT, Cancel, Cancelled
 from protocol.wire import frames
 from supervisor.confinement.roots import ConfinementError, shown
+from supervisor.mcp.tools.json_shapes import BOOLEAN, INTEGER, NUMBER, STRING, nullable, record
 from supervisor.mcp.tools.registry import ToolError, tool
 from supervisor.runtime.pool import JobFailed
 
@@ -72,7 +73,10 @@ def describe(session) -> str:
        "env": {"type": "object", "additionalProperties": {"type": "string"}},
        "stdin": {"type": "string"}},
       required=("command",), lane="long", destructive=True, open_world=True,
-      describe=describe)
+      describe=describe, task_support="optional",
+      output=record({"exit_code": nullable(INTEGER), "stdout": STRING, "stderr": STRING,
+                     "timed_out": BOOLEAN, "duration_s": NUMBER},
+                    ("exit_code", "stdout", "stderr", "timed_out", "duration_s")))
 def shell(args, ctx):
     policy = ctx.session.shell
     try:
