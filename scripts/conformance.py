@@ -28,6 +28,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections import defaultdict
@@ -195,7 +196,8 @@ def lottie_by_rendervisor(path: str, animation: dict, size: tuple[int, int], fra
                                 "frameRate": rate,
                                 "duration": (animation["op"] - animation["ip"]) / rate})
         try:
-            engine.run("layer.add", {"comp": "Test", "type": "lottie", "path": path,
+            engine.run("layer.add", {"comp": "Test", "type": "lottie",
+                                     "path": _as_json(path, folder),
                                      "scale": [100 * size[0] / animation["w"],
                                                100 * size[1] / animation["h"]]})
         except Exception:  # the import refused it
@@ -205,6 +207,16 @@ def lottie_by_rendervisor(path: str, animation: dict, size: tuple[int, int], fra
     if cache[key] is None:
         return None
     return render_frame(cache[key], "Test", frame / animation["fr"], transparent=True).pixels
+
+
+def _as_json(path: str, folder: str) -> str:
+    """`path`, or a copy of it in `folder` named .json when it has another suffix (ThorVG's
+    tests name Lottie files .lot): rendervisor knows Lottie footage by its suffix."""
+    if path.lower().endswith(".json"):
+        return path
+    copy = os.path.join(folder, os.path.splitext(os.path.basename(path))[0] + ".json")
+    shutil.copyfile(path, copy)
+    return copy
 
 
 def lottie_by_thorvg(data: bytes, size: tuple[int, int], frame: int) -> np.ndarray | None:
