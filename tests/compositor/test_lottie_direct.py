@@ -24,40 +24,42 @@ def half_red_square() -> dict:
     return document
 
 
-def thorvg_premultiplied(path: str) -> np.ndarray:
-    """ThorVG's own raster of frame 0, RGBA premultiplied, as floats."""
+def thorvg_premultiplied(path: str, width=WIDTH, height=HEIGHT) -> np.ndarray:
+    """ThorVG's own raster of frame 0 at `width` x `height`, RGBA premultiplied, as floats."""
     engine = tvg.Engine(threads=1)
     canvas = tvg.SwCanvas(engine)
-    canvas.set_target(WIDTH, HEIGHT, cs=tvg.Colorspace.ABGR8888)
+    canvas.set_target(width, height, cs=tvg.Colorspace.ABGR8888)
     player = tvg.LottieAnimation(engine)
     picture = player.get_picture()
     picture.load(path)
-    picture.set_size(WIDTH, HEIGHT)
+    picture.set_size(width, height)
     canvas.add(picture)
     player.set_frame(0.0)
     canvas.update()
     canvas.draw(True)
     canvas.sync()
-    return np.frombuffer(canvas.buffer_arr, np.uint8).reshape(HEIGHT, WIDTH, 4).astype(float)
+    return np.frombuffer(canvas.buffer_arr, np.uint8).reshape(height, width, 4).astype(float)
 
 
-def comp_with_the_square(tmp_path, left: int, top: int, **comp):
+def comp_with_the_square(tmp_path, left: int, top: int, scale=100, **comp):
     path = tmp_path / "square.json"
     path.write_text(json.dumps(half_red_square()))
     engine = engine_with_comp(width=200, height=150, background=[c / 255 for c in BACKGROUND],
                               **comp)
     engine.run("layer.add", {"comp": "Main", "type": "lottie", "name": "Square",
                              "path": str(path),
-                             "position": [left + WIDTH / 2, top + HEIGHT / 2]})
+                             "position": [left + WIDTH * scale / 200, top + HEIGHT * scale / 200],
+                             "scale": [scale, scale]})
     return engine, str(path)
 
 
-def expected(path: str, left: int, top: int) -> np.ndarray:
-    """ThorVG's raster put source-over onto the background at (left, top)."""
+def expected(path: str, left: int, top: int, width=WIDTH, height=HEIGHT) -> np.ndarray:
+    """ThorVG's raster of `width` x `height` put source-over onto the background at
+    (left, top)."""
     frame = np.empty((150, 200, 3))
     frame[:] = BACKGROUND
-    raster = thorvg_premultiplied(path)
-    box = frame[top:top + HEIGHT, left:left + WIDTH]
+    raster = thorvg_premultiplied(path, width, height)
+    box = frame[top:top + height, left:left + width]
     box[:] = raster[..., :3] + box * (1 - raster[..., 3:] / 255)
     return frame
 
@@ -68,6 +70,13 @@ def test_a_layer_at_100_percent_is_blended_over_what_is_under_it(tmp_path):
     theirs = expected(path, 13, 7)
     assert np.abs(ours - theirs).max() <= 1
     assert np.abs(ours[52, 73] - (128, 0, 128)).max() <= 1  # half red over blue
+
+
+def test_a_scaled_layer_on_whole_pixels_is_drawn_as_thorvg_draws_it_at_that_size(tmp_path):
+    # 120 x 90 at 80% is 96 x 72, which single-precision matrices make 96.0000014 wide.
+    engine, path = comp_with_the_square(tmp_path, 21, 12, scale=80)
+    ours = render_frame(engine.doc, "Main", 0.0).pixels[..., :3].astype(float)
+    assert np.abs(ours - expected(path, 21, 12, 96, 72)).max() <= 1
 
 
 def test_a_layer_partly_off_the_frame_draws_its_visible_part(tmp_path):

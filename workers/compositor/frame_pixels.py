@@ -1,13 +1,14 @@
 """Where a vector renderer may draw straight into the frame's pixels instead of handing Skia a
-raster to draw: the common case of a layer shown at 100% on whole pixels, at full opacity,
-blended normally, onto the frame itself (not into an offscreen layer), unclipped.
+raster to draw: the common case of a layer shown unrotated on whole pixels (the raster is
+drawn at the size shown, so at any scale), at full opacity, blended normally, onto the frame
+itself (not into an offscreen layer), unclipped.
 
 Why: in the Skia build rendervisor uses, drawing a premultiplied RGBA image over an RGBA
 surface takes the slow path of Skia's pipeline (about 30 ms for a 1080p raster, where copying
 the same bytes takes 1 ms); ThorVG compositing its drawing over the frame's pixels as it
 rasterises costs nothing beyond the drawing. Both give the same source-over result on 8-bit
 premultiplied pixels, so the shortcut is taken only where nothing Skia would do differs:
-no scale, no fractional offset, no opacity or blend mode, no clip narrower than the box, no
+no resampling, no fractional offset, no opacity or blend mode, no clip narrower than the box, no
 layer of Skia's in between, 8-bit premultiplied RGBA or BGRA.
 """
 
@@ -19,6 +20,7 @@ import numpy as np
 import skia
 
 from workers.compositor.blending import NORMAL
+from workers.compositor.raster_size import one_to_one
 
 _BYTE_ORDERS = {skia.kRGBA_8888_ColorType: "rgba", skia.kBGRA_8888_ColorType: "bgra"}
 
@@ -41,15 +43,12 @@ def frame_pixels(canvas: skia.Canvas, size: tuple[int, int], width: float, heigh
     """The frame's pixels, when a raster of `size` drawn into the box [0, 0, width, height]
     with `paint_args` would land on them one to one, each pixel blended source-over as it is;
     None otherwise (the raster is then drawn by Skia)."""
-    if paint_args["opacity"] != 1.0 or paint_args["blend"] != NORMAL or size != (width, height):
+    if paint_args["opacity"] != 1.0 or paint_args["blend"] != NORMAL:
         return None
-    matrix = canvas.getTotalMatrix()
-    if not matrix.isTranslate():
+    at = one_to_one(canvas, size, width, height)
+    if at is None:
         return None
-    x, y = matrix.getTranslateX(), matrix.getTranslateY()
-    if not (float(x).is_integer() and float(y).is_integer()):
-        return None
-    x, y = int(x), int(y)
+    x, y = at
     pixmap = skia.Pixmap()
     if not canvas.peekPixels(pixmap) or pixmap.alphaType() != skia.kPremul_AlphaType \
             or pixmap.colorType() not in _BYTE_ORDERS:
