@@ -22,6 +22,7 @@ import zipfile
 
 from protocol.model.bodymovin_versions import upgraded
 from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.lottie_web_rules import as_lottie_web_plays
 from protocol.model.lottie_trees import dicts, layers as lottie_layers, nodes
 
 LOTTIE_EXTENSIONS = (".json", ".lottie")
@@ -101,6 +102,7 @@ def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, lis
     """The animation as JSON bytes that name no other file (images from the archive embedded,
     other external images and font files dropped), and what was dropped, one phrase each."""
     animation = upgraded(animation)  # a copy, in the format ThorVG reads
+    as_lottie_web_plays(animation)
     dropped_images = []
     for asset in dicts(animation.get("assets")):
         if not isinstance(asset.get("p"), str):

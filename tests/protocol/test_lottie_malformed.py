@@ -29,11 +29,14 @@ def replaced(document, path, value):
 
 
 def rich_old_file() -> dict:
-    """An old Bodymovin file with every part an upgrade touches: 0..255 colours, old-style
-    keys, a mask and a path closed by the shape, a text layer, an image asset and a font."""
+    """An old Bodymovin file with every part an upgrade or a rule of lottie-web's touches:
+    0..255 colours, old-style keys, a mask and a path closed by the shape, a text layer, an
+    image asset, a font, a darken mask, 3D rotations, an unrounded rect."""
     document = old_bodymovin_square("4.0.0")
     layer = document["layers"][0]
-    layer["masksProperties"] = [{"cl": True, "mode": "a", "pt": {"k": [
+    layer["ks"].update({"rx": {"k": 0}, "ry": {"k": 0}, "rz": {"k": 45}})
+    layer["shapes"][0]["it"][0]["r"] = {"a": 0, "k": 0}
+    layer["masksProperties"] = [{"cl": True, "mode": "d", "pt": {"k": [
         {"t": 0, "s": [{"v": [[0, 0]], "i": [[0, 0]], "o": [[0, 0]]}],
          "e": [{"v": [[1, 1]], "i": [[0, 0]], "o": [[0, 0]]}]}, {"t": 5}]}}]
     layer["shapes"][0]["it"].insert(0, {"ty": "sh", "closed": True, "ks": {"k": {
