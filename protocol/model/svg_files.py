@@ -23,6 +23,12 @@ SVG_EXTENSIONS = (".svg",)
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 _HREFS = ("href", f"{{{XLINK_NS}}}href")
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_LENGTH = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|em|ex|%|)",
+                     re.I)
+# CSS pixels per unit, at a browser's 96 dpi and 16 px font (what svg_footage.py gives resvg).
+_UNIT_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 4 / 3,
+                "pc": 16.0, "em": 16.0, "ex": 8.0}
 _LINK = f"{{{SVG_NS}}}a"
 # Written out as authors write them: SVG the default namespace, xlink as xlink.
 ET.register_namespace("", SVG_NS)
@@ -70,6 +76,29 @@ def read_svg(data: bytes) -> ET.Element:
         raise SvgError("an SVG file rendervisor can read (its root element is not <svg> in "
                        "the SVG namespace, xmlns=\"http://www.w3.org/2000/svg\")")
     return root
+
+
+def size(root: ET.Element) -> tuple[float, float]:
+    """The document's size in CSS pixels, as resvg (and a browser) sizes it: its `width` and
+    `height` in any absolute unit, a percentage (or nothing) taken of its viewBox; SvgError
+    when neither gives one."""
+    view_box = [float(v) for v in _NUMBER.findall(root.get("viewBox") or "")]
+    sides = []
+    for name, index in (("width", 2), ("height", 3)):
+        match = _LENGTH.fullmatch((root.get(name) or "100%").strip())
+        if match is None:
+            raise SvgError(f"an SVG file rendervisor can read (its {name} is not a length: "
+                           f"{root.get(name)!r})")
+        value, unit = float(match.group(1)), match.group(2).lower()
+        if unit == "%":
+            value = value / 100 * view_box[index] if len(view_box) == 4 else 0.0
+        else:
+            value *= _UNIT_PIXELS[unit]
+        sides.append(value)
+    if not (sides[0] > 0 and sides[1] > 0):
+        raise SvgError("an SVG file with a size (it has no width and height in absolute units, "
+                       "and no viewBox); add width and height to its <svg> element")
+    return sides[0], sides[1]
 
 
 def self_contained(root: ET.Element) -> tuple[bytes, list[str]]:
