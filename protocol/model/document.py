@@ -21,6 +21,7 @@ from typing import Any, Callable
 from protocol.model.audio import AUDIO_PROPERTIES, SAMPLE_RATES, SOUNDING_TYPES, layer_audio
 from protocol.model.codec_options import CodecOptionRefused, check_audio_options
 from protocol.model.effects import EFFECTS, default_params
+from protocol.model.expressions import check_expressions, renamed_parts
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.model.keyframes import check_interpolation, frame_count, is_animated
 from protocol.model.layers import (ATTRIBUTES, CONTENT, FOOTAGE_TYPES, LATER_ATTRIBUTES,
@@ -115,12 +116,15 @@ def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: st
 
 def renew_ids(doc: dict, layer: dict) -> None:
     """Fresh ids for a copied layer's own parts (effects, masks, markers, a text's animators),
-    so the copy shares none with its original; the layer's own id is the caller's."""
+    so the copy shares none with its original; the layer's own id is the caller's. Its
+    expressions stay on its own parts."""
+    renamed = {}
     for part, kind in (("effects", "effect"), ("masks", "mask"), ("markers", "marker")):
         for item in layer.get(part, []):
-            item["id"] = allocate_id(doc, kind)
+            renamed[item["id"]] = item["id"] = allocate_id(doc, kind)
     for animator in layer.get("content", {}).get("animators") or []:
-        animator["id"] = allocate_id(doc, "animator")
+        renamed[animator["id"]] = animator["id"] = allocate_id(doc, "animator")
+    renamed_parts(layer, renamed)
 
 
 def unique_name(base: str, taken: set[str]) -> str:
@@ -427,7 +431,7 @@ def check_layer(layer: Any, place: str) -> dict:
     """One layer, checked against protocol/model/layers.py's tables and normalised."""
     _check_keys(layer, place, required=("id", "type", "transform", "content", "effects",
                                         *ATTRIBUTES),
-                optional=("masks", "markers", "audio", *LATER_ATTRIBUTES))
+                optional=("masks", "markers", "audio", "expressions", *LATER_ATTRIBUTES))
     _expect(layer, "id", "string", place)
     _expect(layer, "type", LAYER_TYPES, place)
     _check_layer_audio(layer, place)
@@ -468,6 +472,11 @@ def check_layer(layer: Any, place: str) -> dict:
     layer["masks"] = [check_mask(mask, f"{place}.masks[{i}]")
                       for i, mask in enumerate(layer["masks"])]
     layer["markers"] = check_markers(layer.get("markers", []), f"{place}.markers")
+    if "expressions" in layer:
+        try:
+            check_expressions(layer, f"{place}.expressions")
+        except ValueError as error:
+            raise DocumentError(*error.args) from None
     return layer
 
 

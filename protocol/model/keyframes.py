@@ -26,12 +26,28 @@ NAMED_EASES: dict[str, tuple[float, float, float, float]] = {
 INTERPOLATIONS = ("linear", "hold", "easeIn", "easeOut", "easyEase", *NAMED_CURVES)
 
 
+class Driven(dict):
+    """A property whose value a worker works out for each time: an expression's result
+    (workers/expressions/). It stands, in a worker's copy of the document, where the stored
+    property was; `value_at` asks it, and everything that decides by `is_animated` treats it as
+    moving. It has no keys of its own (`stored` keeps the property it replaced), so nothing
+    takes a shortcut through keys past its value."""
+
+    def __init__(self, stored: Any, at, at_times) -> None:
+        super().__init__(keys=[])
+        self.stored = stored
+        self.at = at  # at(time) -> the value
+        self.at_times = at_times  # at_times(times) -> the values: many times in one go
+
+
 def is_animated(prop: Any) -> bool:
     return isinstance(prop, dict) and "keys" in prop
 
 
 def static_value(prop: Any) -> Any:
     """The value of a property that is not animated, or of an animated one at its first key."""
+    if isinstance(prop, Driven):
+        return static_value(prop.stored)
     if is_animated(prop):
         return prop["keys"][0]["value"] if prop["keys"] else None
     return prop
@@ -41,6 +57,8 @@ def value_at(prop: Any, time: float) -> Any:
     """The property's value at comp time `time` (seconds)."""
     if not is_animated(prop):
         return prop
+    if isinstance(prop, Driven):
+        return prop.at(time)
     keys = prop["keys"]
     if not keys:
         return None

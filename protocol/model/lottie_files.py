@@ -88,7 +88,7 @@ def unsupported(animation: dict) -> list[str]:
                       if isinstance(node, dict) and isinstance(node.get("x"), str))
     if expressions:
         found.append(f"{expressions} expression{'s' if expressions > 1 else ''} (drawn with "
-                     "their keyframed values instead)")
+                     "their keyframed values instead; lottie.bake evaluates them into keys)")
     layers = list(lottie_layers(animation))
     if animation.get("ddd") == 1 or any(layer.get("ddd") == 1 for layer in layers):
         found.append("3D layers (drawn flat)")

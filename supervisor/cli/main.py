@@ -1,4 +1,5 @@
-"""The `rendervisor` command: mcp, render, preview, watch, clean, commands, --version.
+"""The `rendervisor` command: mcp, render, preview, watch, export, info, clean, commands,
+--version.
 
 Bad usage and bad input exit 2 with one line on stderr, never a traceback.
 """
@@ -11,6 +12,7 @@ import os
 import sys
 
 from protocol.model.output_formats import FORMATS
+from protocol.model.timeline_formats import TIMELINE_FORMATS
 from supervisor import __version__
 from supervisor.confinement.shell_policy import SHELL_MODES
 from supervisor.cli.claims import POLL_INTERVAL, STALE_AFTER
@@ -22,7 +24,10 @@ from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
                "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
-               "info": "supervisor.cli.info"}
+               "info": "supervisor.cli.info", "export": "supervisor.cli.export"}
+
+
+EXPORT_FORMATS = (*TIMELINE_FORMATS, "lottie")
 
 
 class Parser(argparse.ArgumentParser):
@@ -193,6 +198,24 @@ def build_parser() -> Parser:
                          help="scale so the longer side is at most N pixels (default: full "
                          "size)")
 
+    export = commands.add_parser(
+        "export", help="hand a comp to an editor (OTIO, FCP XML, EDL) or write it as Lottie",
+        description="Write a comp of a saved project as an editorial timeline (OpenTimelineIO, "
+        "Final Cut Pro X or 7 XML, CMX 3600 EDL) or as a Lottie animation; what the format "
+        "cannot hold is listed as warnings. The project file is never changed.")
+    export.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    export.add_argument("--comp", metavar="NAME", required=True, help="the comp (name or id)")
+    export.add_argument("--output", metavar="FILE", required=True, help="the file to write")
+    export.add_argument("--format", metavar="F", choices=EXPORT_FORMATS,
+                        help=f"{', '.join(EXPORT_FORMATS)}; default: from --output's "
+                        "extension (.otio, .fcpxml, .xml, .edl, .json)")
+    export.add_argument("--render-graphics", action="store_true",
+                        help="pre-render the layers a timeline cannot hold (text, shapes, "
+                        "effects) to ProRes 4444 with alpha beside it and place them as clips")
+    export.add_argument("--workers", type=positive_int, default=cores, metavar="N",
+                        help="render worker processes for --render-graphics (default: the "
+                        "usable cores, %(default)s)")
+
     watch = commands.add_parser(
         "watch", help="render projects dropped into a folder",
         description="Render every project (*.rvproj) dropped into FOLDER or one level down "
@@ -237,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("rendervisor: name a command: mcp, render, preview, watch, clean "
-                             "or commands (see rendervisor --help)")
+            raise UsageError("rendervisor: name a command: mcp, render, preview, watch, export, "
+                             "info, clean or commands (see rendervisor --help)")
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

@@ -51,8 +51,19 @@ an image sequence ("/shots/f_[####].png") on a video layer, Lottie on a lottie l
 sound file (WAV, MP3, ...) on an audio layer. Sound: audio.level in dB (keys fade it),
 audio.muted; audio_levels measures the mix, since a preview is silent.
 
+Expressions: prop.setExpression {{comp, layer, path, expression}} drives a property by After
+Effects' expression language (wiggle(2, 30), loopOut("cycle"), time * 90,
+thisComp.layer("Title").transform.position; vectors with add, sub, mul, div); try one with
+expression.check first: an error names its line and column.
+
 Templates: template.addParam {{name, comp, layer, path}} names a property; renderQueue.add
 {{params: {{name: value}}}} renders a version; template.preview draws one.
+
+Hand-off: timeline.export {{comp, path: "/abs/cut.fcpxml"}} gives an editor the cut
+(.otio, .fcpxml, .xml for Premiere, .edl; renderGraphics: true renders titles and shapes
+to clips beside it, else warnings list them); timeline.import {{path}} builds a comp from an
+editor's timeline; lottie.export {{comp, path: "/abs/anim.json"}} writes Lottie for web and
+mobile players.
 
 Animate: preset.apply {{comp, layer, preset, time?, duration?, params?}} with
 {", ".join(PRESETS)} (preset.list gives their params), or prop.addKey {{path, time, value}}

@@ -30,9 +30,12 @@ from supervisor.render.render_jobs import RenderJob, RenderJobs
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
+from supervisor.render import interchange_jobs
 from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
 from supervisor.render.template_previews import preview_template
+from supervisor.render.expression_checks import check_expression
+from supervisor.render.lottie_bakes import bake_lottie
 
 log = logging.getLogger("rendervisor.render")
 
@@ -135,7 +138,7 @@ class RenderService:
                                lambda path: engine.check_path(path, "write"),
                                engine.project_path,
                                item_snapshots(engine, snapshot_id, document, ids),
-                               self.relink_hint(engine.project_path))
+                               self.relink_hint(engine.project_path), engine.probes)
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 
@@ -226,6 +229,20 @@ class RenderService:
 
     def preview_template(self, engine, params: dict, work: Work | None) -> dict:
         return preview_template(self, engine, params, work)
+
+    def check_expression(self, engine, params: dict, work: Work | None) -> dict:
+        return check_expression(self, engine, params, work)
+
+    def bake_lottie(self, engine, params: dict, work: Work | None) -> dict:
+        return bake_lottie(self, engine, params, work)
+    def timeline_export(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.timeline_export(self, engine, params, work)
+
+    def timeline_import(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.timeline_import(self, engine, params, work)
+
+    def lottie_export(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.lottie_export(self, engine, params, work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
                   work: Work | None) -> dict:

@@ -19,6 +19,7 @@ sys.path.insert(0, EXAMPLES)
 import bench_project  # noqa: E402
 import logo_reveal  # noqa: E402
 import lower_third  # noqa: E402
+import orbits  # noqa: E402
 import speaker_cards  # noqa: E402
 import title_card  # noqa: E402
 
@@ -28,6 +29,8 @@ def build_into(name, folder):
         return title_card.build(str(folder))
     if name == "logo_reveal":
         return logo_reveal.build(str(folder))
+    if name == "orbits":
+        return orbits.build(str(folder))
     if name == "speaker_cards":
         return speaker_cards.build(str(folder))
     if name == "lower_third":
@@ -38,7 +41,8 @@ def build_into(name, folder):
     return bench_project.write_bench_project(str(folder))[0]
 
 
-EXAMPLES_BUILT = ["title_card", "lower_third", "bench", "logo_reveal", "speaker_cards"]
+EXAMPLES_BUILT = ["title_card", "lower_third", "bench", "logo_reveal", "speaker_cards",
+                  "orbits"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES_BUILT)
@@ -122,7 +126,7 @@ def test_the_lower_third_renders_with_its_bed_fading_in_under_the_picture(tmp_pa
     assert np.abs(sound).max() < 1.0
 
 
-@pytest.mark.parametrize("name", ["title_card", "lower_third", "logo_reveal"])
+@pytest.mark.parametrize("name", ["title_card", "lower_third", "logo_reveal", "orbits"])
 def test_an_example_renders_from_a_copy_of_the_folder_into_its_renders_folder(tmp_path, name):
     copy = tmp_path / "clone"
     shutil.copytree(EXAMPLES, copy, ignore=shutil.ignore_patterns("renders", "__pycache__"))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from protocol.model.keyframes import is_animated, value_at
+from protocol.model.keyframes import Driven, is_animated, value_at
 from protocol.model.motion_paths import is_curved
 from protocol.model.numbers import is_number
 
@@ -69,7 +69,11 @@ class Channels:
         for group in self._groups:
             out[group.rows] = group.evaluate(times, self.width)
         for index, prop in self._by_value_at:
-            out[index] = [_checked_row(value_at(prop, float(t)), self.width) for t in times]
+            # An expression's property gives the chunk's times in one go (one crossing into
+            # its sandbox, not one per time).
+            values = prop.at_times(times) if isinstance(prop, Driven) else \
+                [value_at(prop, float(t)) for t in times]
+            out[index] = [_checked_row(value, self.width) for value in values]
         return out
 
 

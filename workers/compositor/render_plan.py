@@ -14,6 +14,10 @@ that is animated (made by its kind from the layer at that time, as before the pl
 reads a source (footage, precomps, Lottie), the effects and masks that move, and the draw calls.
 
 A time that was not prepared (a preview, a motion blur sample) is evaluated on its own.
+
+Expressions (workers/expressions/) are bound when the plan is compiled: the plan draws a copy
+of the document whose properties with an expression are driven by it, so they are evaluated
+where every moving property is, for each window of prepared times, in this worker.
 Precomps draw their source comp's plan, made once per plan, at the source times `prepare`
 works out for them.
 
@@ -44,10 +48,12 @@ from workers.compositor.footage import FootageCache
 from workers.compositor.footage_layers import footage_duration
 from workers.compositor.layer_kinds import KINDS
 from workers.compositor.isolated_layers import draw_isolated
+from workers.compositor.layer_boxes import content_rect
 from workers.compositor.masks import active_masks
 from workers.compositor.matrix_tables import LayerTransforms, set_affine
 from workers.compositor.motion_blur import motion_blur_settings, sample_times
 from workers.compositor.still_layers import FULL, STILL_LAYERS, StillLayers
+from workers.expressions.document_expressions import DocumentExpressions, has_expressions
 
 # Prepared times evaluated at once (see CompPlan.frames_at).
 WINDOW = 32
@@ -68,6 +74,10 @@ def has_keys(value) -> bool:
 class RenderPlan:
     def __init__(self, document: dict, comp_ref: str, footage_cache: FootageCache,
                  still_layers: StillLayers = STILL_LAYERS) -> None:
+        if has_expressions(document):
+            # Expressions are evaluated here, in the worker, as each window of prepared times
+            # is: the plan draws a copy whose properties with one give its results.
+            document = DocumentExpressions(document, content_rect).document
         self.document = document
         self.token = next(_tokens)  # names this plan's kept pixels (an id() could be reused)
         self.ctx = RenderContext.for_document(document, footage_cache, self._draw_source)

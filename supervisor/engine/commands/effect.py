@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from protocol.model.document import DocumentError, check_property, new_effect
 from protocol.model.effects import EFFECTS
+from protocol.model.expressions import prune_expressions
 from supervisor.engine.commands.lookup import find_comp, find_effect, find_layer
 from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
 from supervisor.errors import CommandError
@@ -82,4 +83,5 @@ def effect_remove(engine, params, work):
     layer = _layer(engine, params)
     effect = find_effect(layer, params["effect"])
     layer["effects"].remove(effect)
+    prune_expressions(layer)  # an expression on one of its params goes with it
     return {"removed": effect["id"], "effect": effect["effect"]}

@@ -15,6 +15,7 @@ from protocol.model.keyframes import static_value
 from protocol.model.layers import content_box
 from protocol.model.masks import MASK_MODES, MASK_PROPERTIES, MASK_SHAPES, new_mask, shape_path
 from protocol.model.property_paths import find_mask
+from protocol.model.expressions import prune_expressions
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.registry import (COMP_REF, LAYER_REF, PATH_FORMAT, VEC2, command,
                                                  described)
@@ -102,6 +103,7 @@ def mask_remove(engine, params, ctx):
     comp, layer = _layer(engine, params)
     mask = _mask(layer, params["mask"])
     layer["masks"].remove(mask)
+    prune_expressions(layer)  # an expression on one of its properties goes with it
     return {"removed": mask["id"], "name": mask["name"], "masks": len(layer["masks"])}
 
 

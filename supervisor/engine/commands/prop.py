@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 
 from protocol.model.document import DocumentError, check_property
+from protocol.model.expressions import expression_path
 from protocol.model.keyframes import check_interpolation, is_animated, value_at
 from protocol.model.limits import MAX_KEYS
 from protocol.model.markers import resolve_time
@@ -190,7 +191,8 @@ def prop_remove_key(engine, params, work):
 
 @command("prop.get", "Read a property",
          "A property's value at a comp time (default 0), evaluated as a render evaluates it; "
-         "animated properties also return their keys.",
+         "animated properties also return their keys. A property with an expression returns "
+         "it as expression, beside its own value (expression.check gives its results).",
          {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH, "time": TIME},
          required=("comp", "layer", "path"), kind="read")
 def prop_get(engine, params, work):
@@ -200,4 +202,17 @@ def prop_get(engine, params, work):
               "animated": is_animated(prop.value)}
     if result["animated"]:
         result["keys"] = copy.deepcopy(prop.value["keys"])
+    expression = _expression(layer, params["path"])
+    if expression is not None:
+        # Evaluated only in a worker (expression.check shows its results): the value here is
+        # the property's own, which the expression reads as `value`.
+        result["expression"] = expression
     return result
+
+
+def _expression(layer: dict, path: str) -> str | None:
+    try:
+        canonical, _ = expression_path(layer, path)
+    except ValueError:
+        return None
+    return (layer.get("expressions") or {}).get(canonical)
