@@ -23,6 +23,9 @@ SVG_EXTENSIONS = (".svg",)
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 _HREFS = ("href", f"{{{XLINK_NS}}}href")
+# How deep elements may nest: far past any drawing's groups, short of what copying and writing
+# the tree (and the renderer's own recursion) can take.
+MAX_DEPTH = 512
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _LENGTH = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|em|ex|%|)",
                      re.I)
@@ -72,6 +75,9 @@ def read_svg(data: bytes) -> ET.Element:
                        f"line {line}, column {column})") from None
     except RecursionError:
         raise SvgError("an SVG file rendervisor can read (its XML nests too deeply)") from None
+    if _depth(root) > MAX_DEPTH:
+        raise SvgError(f"an SVG file rendervisor can read (its elements nest more than "
+                       f"{MAX_DEPTH} deep)")
     if root.tag != f"{{{SVG_NS}}}svg":
         raise SvgError("an SVG file rendervisor can read (its root element is not <svg> in "
                        "the SVG namespace, xmlns=\"http://www.w3.org/2000/svg\")")
@@ -146,6 +152,16 @@ def unsupported(root: ET.Element) -> list[str]:
         found.append(f"the propert{'ies' if len(properties) > 1 else 'y'} "
                      f"{', '.join(sorted(properties))} (ignored)")
     return found
+
+
+def _depth(root: ET.Element) -> int:
+    """How deep the elements nest, counted without recursion."""
+    deepest, level = 0, [(root, 1)]
+    while level:
+        element, depth = level.pop()
+        deepest = max(deepest, depth)
+        level.extend((child, depth + 1) for child in element)
+    return deepest
 
 
 def _inside(href: str) -> bool:
