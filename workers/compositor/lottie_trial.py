@@ -57,7 +57,7 @@ def _draw(data: bytes, frames: list[float]) -> None:
     """In the child: draw each frame; returning means all were drawn."""
     import thorvg_python as tvg
 
-    engine = tvg.Engine(threads=0)
+    engine = tvg.Engine(threads=1)  # as the render workers play it (lottie_layers.py)
     canvas = tvg.SwCanvas(engine)
     canvas.set_target(TRIAL_SIDE, TRIAL_SIDE, cs=tvg.Colorspace.ABGR8888)
     animation = tvg.LottieAnimation(engine)
