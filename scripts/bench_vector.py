@@ -83,7 +83,8 @@ def lottie_document(folder: str) -> tuple[dict, str]:
 def thorvg_alone(path: str):
     import thorvg_python as tvg
     engine = tvg.Engine(threads=1)
-    canvas = tvg.SwCanvas(engine)
+    # As a lottie layer sets ThorVG up: every frame drawn whole, no smart (partial) rendering.
+    canvas = tvg.SwCanvas(engine, tvg.EngineOption.NONE)
     canvas.set_target(WIDTH, HEIGHT, cs=tvg.Colorspace.ABGR8888)
     player = tvg.LottieAnimation(engine)
     picture = player.get_picture()

@@ -120,3 +120,24 @@ def test_a_deep_comp_draws_the_layer_as_an_8_bit_one_does(tmp_path):
     pixels = render_frame(engine.doc, "Main", 0.0).pixels[..., :3]
     ours = pixels.astype(float) * (255 if pixels.dtype.kind == "f" else 255 / 65535)
     assert np.abs(ours - expected(path, 13, 7)).max() <= 1
+
+
+def test_what_does_not_move_is_drawn_in_every_frame(tmp_path):
+    # ThorVG's default engine redraws only what changed since its last drawing, clearing
+    # that region first, as if the buffer held nothing but its own drawing; the frame holds
+    # the layers under it too.
+    still_and_moving = animation([
+        shape_layer(1, "rc", (20, 20), (1, 0, 0), (20, 45), (20, 45)),
+        shape_layer(2, "rc", (20, 20), (0, 1, 0), (60, 45), (100, 45))],
+        width=WIDTH, height=HEIGHT)
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(still_and_moving))
+    engine = engine_with_comp(width=200, height=150, background=[0, 0, 1])
+    engine.run("layer.add", {"comp": "Main", "type": "lottie", "path": str(path),
+                             "position": [100, 75]})
+    out = np.empty((150, 200, 4), np.uint8)
+    for time in (0.0, 0.5, 0.5, 1.0, 0.0):
+        pixels = render_frame(engine.doc, "Main", time, out=out).pixels
+        assert tuple(pixels[75, 60]) == (255, 0, 0, 255), time  # the still red square
+        if time == 0.5:  # where the green square was at 0: the background again
+            assert tuple(pixels[75, 95]) == (0, 0, 255, 255), time

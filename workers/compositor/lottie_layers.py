@@ -61,7 +61,10 @@ class Player:
             _engine.append(tvg.Engine(threads=1))
         self.stamp = stamp
         self.frame_rate = frame_rate
-        self.canvas = tvg.SwCanvas(_engine[0])
+        # Without smart rendering: by default ThorVG clears and redraws only what changed since
+        # its last drawing, as if the buffer held nothing else; the frame's pixels hold the
+        # layers under this one, drawn afresh each frame.
+        self.canvas = tvg.SwCanvas(_engine[0], tvg.EngineOption.NONE)
         self.animation = tvg.LottieAnimation(_engine[0])
         self.picture = self.animation.get_picture()
         if self.picture.load_data(data, "lottie", None, True) != tvg.Result.SUCCESS:
