@@ -19,7 +19,7 @@ TASKS: dict[str, Callable] = {}
 # failure (tests/runtime/test_worker_modules.py).
 TASK_MODULES = ("workers.shell_runner", "workers.render_tasks", "workers.chunk_task",
                 "workers.audio_task", "workers.layout_checks", "workers.expression_tasks",
-                "workers.interchange.tasks", "workers.probes.tasks")
+                "workers.interchange.tasks", "workers.probes.tasks", "workers.estimate_task")
 
 
 class TaskError(Exception):

@@ -27,6 +27,10 @@ class Renderer(abc.ABC):
         """renderQueue.render"""
 
     @abc.abstractmethod
+    def estimate(self, engine, params: dict, work: Work | None) -> dict:
+        """renderQueue.estimate"""
+
+    @abc.abstractmethod
     def stop(self, engine, params: dict, work: Work | None) -> dict:
         """renderQueue.stop"""
 

@@ -27,7 +27,7 @@ from typing import Any, Callable
 from protocol.model.frame_spec import spec_of
 from protocol.wire.frames import OUT_OF_MEMORY
 from supervisor.render.plan import ItemPlan
-from supervisor.render.sound_jobs import SOUND, clip_warning
+from supervisor.render.sound_jobs import SOUND, sound_warnings
 from supervisor.runtime.worker_memory import LIMIT_SETTING
 
 # Failures after which a task is worth running again on a fresh worker: the worker, not the
@@ -324,9 +324,7 @@ class ItemRun:
             return []
         if event.index == SOUND:
             self.sound_done = True
-            warning = clip_warning(self.plan, value)
-            if warning:
-                self.warnings.append(warning)
+            self.warnings.extend(sound_warnings(self.plan, value))
         else:
             self.finished_frames.extend(event.frames)
             self.segments[event.index] = event.segment
