@@ -17,7 +17,7 @@ from workers.exporter import (OpenedFiles, encode_segment, join_segments,
 WIDTH, HEIGHT, FRAMES = 320, 180, 60
 
 
-def drifting_frames() -> list[np.ndarray]:
+def drifting_frames(count: int = FRAMES) -> list[np.ndarray]:
     rng = np.random.default_rng(0)
     grain = rng.random((HEIGHT + 40, WIDTH + 40, 3)) * 255
     for _ in range(3):  # softened, as a photograph's texture is
@@ -28,7 +28,7 @@ def drifting_frames() -> list[np.ndarray]:
     opaque = np.full(texture.shape[:2] + (1,), 255, np.uint8)
     image = skia.Image.fromarray(np.concatenate([texture, opaque], -1))
     frames = []
-    for index in range(FRAMES):
+    for index in range(count):
         pixels = np.zeros((HEIGHT, WIDTH, 4), np.uint8)
         surface = skia.Surface(pixels, skia.kRGBA_8888_ColorType, skia.kPremul_AlphaType)
         canvas = surface.getCanvas()
