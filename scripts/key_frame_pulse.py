@@ -24,12 +24,9 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import numpy as np  # noqa: E402
-
 from tests.exporter.test_key_frame_pulse import (FRAMES, drifting_frames,  # noqa: E402
-                                                 frame_differences)
-from workers.exporter import (OpenedFiles, encode_segment, join_segments,  # noqa: E402
-                              keyframe_interval_for, segment_path, segment_ranges)
+                                                 measure_pulse)
+from workers.exporter import keyframe_interval_for  # noqa: E402
 
 # format -> name -> the item's codecOptions (on top of rendervisor's own: for h264 crf 18 and
 # mbtree=0, for hevc crf 20 and cutree=0, for av1 those of protocol/model/output_formats.py)
@@ -115,26 +112,11 @@ SETTINGS = {
 
 
 def measure(frames: list, fmt: str, options: dict, folder: str) -> dict:
-    count = len(frames)
-    interval = keyframe_interval_for(count)
-    final = os.path.join(folder, "drift.mp4")
-    if os.path.exists(final):
-        os.remove(final)
-    opened, segments = OpenedFiles(), []
-    for run in segment_ranges(count, 2, interval):
-        segments.append(segment_path(final, run.start))
-        encode_segment(frames[run.start:run.stop], run.start, 30, fmt, options,
-                       segments[-1], opened=opened, keyframe_interval=interval)
-    join_segments(segments, fmt, final, 30, opened=opened)
-    differences = frame_differences(final)
-    at_keys = differences[[index - 1 for index in range(interval, count, interval)]]
-    median = float(np.median(differences))
-    source = float(np.median([np.abs(b[..., :3].astype(int) - a[..., :3]).mean()
-                              for a, b in zip(frames, frames[1:])]))
-    return {"ratio": round(float(at_keys.max()) / median, 2),
-            "key_over_source": round(float(at_keys.max()) / source, 2),
-            "follow": round(median / source, 2), "kib": os.path.getsize(final) // 1024,
-            "keyframe_interval": interval}
+    pulse = measure_pulse(frames, fmt, options, folder)
+    return {"ratio": round(pulse.at_key / pulse.median, 2),
+            "key_over_source": round(pulse.at_key / pulse.source, 2),
+            "follow": round(pulse.median / pulse.source, 2), "kib": pulse.size // 1024,
+            "keyframe_interval": keyframe_interval_for(len(frames))}
 
 
 def main() -> None:
