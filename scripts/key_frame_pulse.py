@@ -4,7 +4,7 @@ picture, 320x180, 60 frames, encoded in segments on the render's key frame grid 
 does, then decoded), for rendervisor's own settings and the alternatives tried. Prints one JSON
 object per line.
 
-    .venv/bin/python scripts/key_frame_pulse.py [--format h264,hevc,av1] [--only NAME,...]
+    .venv/bin/python scripts/key_frame_pulse.py [--format h264,hevc,av1] [--only "NAME;..."] [--frames N]
 
 For each setting: `ratio`, the largest frame-to-frame difference at a key frame over the median
 difference (the pulse a viewer sees against the shot's motion); `key_over_source`, that same
@@ -71,6 +71,19 @@ SETTINGS = {
         "ipratio=1.7, psy-rd=1.0,0.5": {"x264-params": "ipratio=1.7:psy-rd=1.0,0.5"},
         "tune grain, crf 17": {"tune": "grain", "crf": "17"},
         "crf 16": {"crf": "16"},
+        "dct-decimate=0": {"x264-params": "dct-decimate=0"},
+        "fast-pskip=0": {"x264-params": "fast-pskip=0"},
+        "trellis=0, deadzone-inter=11": {"x264-params": "trellis=0:deadzone-inter=11"},
+        "trellis=0, deadzones 6": {"x264-params": "trellis=0:deadzone-inter=6:"
+                                                  "deadzone-intra=6"},
+        "trellis=0, deadzone-inter=11, dct-decimate=0": {
+            "x264-params": "trellis=0:deadzone-inter=11:dct-decimate=0"},
+        "aq-mode=0, trellis=0": {"x264-params": "aq-mode=0:trellis=0"},
+        "aq-mode=0, ipratio=1.2": {"x264-params": "aq-mode=0:ipratio=1.2"},
+        "aq-mode=0, crf 19": {"x264-params": "aq-mode=0", "crf": "19"},
+        "aq-mode=0, crf 20": {"x264-params": "aq-mode=0", "crf": "20"},
+        "aq-strength=0.5, crf 19": {"x264-params": "aq-strength=0.5", "crf": "19"},
+        "dct-decimate=0, trellis=0": {"x264-params": "dct-decimate=0:trellis=0"},
     },
     "hevc": {
         "rendervisor": {},
@@ -90,6 +103,12 @@ SETTINGS = {
         "crf 14": {"crf": "14"},
         "tune grain, crf 16": {"tune": "grain", "crf": "16"},
         "lossless": {"x265-params": "lossless=1"},
+        "rdoq-level=0": {"x265-params": "rdoq-level=0"},
+        "aq-mode=0, sao=0": {"x265-params": "aq-mode=0:sao=0"},
+        "aq-mode=0, sao=0, rskip=0": {"x265-params": "aq-mode=0:sao=0:rskip=0"},
+        "ipratio=1.2": {"x265-params": "ipratio=1.2"},
+        "aq-mode=0, crf 21": {"x265-params": "aq-mode=0", "crf": "21"},
+        "early-skip=0, rskip=0": {"x265-params": "early-skip=0:rskip=0"},
     },
     "av1": {
         "rendervisor": {},
@@ -123,7 +142,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--format", default=",".join(SETTINGS),
                         help="comma-separated formats (default: all of them)")
-    parser.add_argument("--only", help="comma-separated names of a format's SETTINGS")
+    parser.add_argument("--only", help="names of a format's SETTINGS, separated by ;")
     parser.add_argument("--frames", type=int, default=FRAMES,
                         help=f"length of the shot (default {FRAMES}: a key frame every "
                              f"{keyframe_interval_for(FRAMES)} frames; 240 gives every 30)")
@@ -131,7 +150,7 @@ def main() -> None:
     frames = drifting_frames(args.frames)
     with tempfile.TemporaryDirectory() as folder:
         for fmt in args.format.split(","):
-            names = args.only.split(",") if args.only else list(SETTINGS[fmt])
+            names = args.only.split(";") if args.only else list(SETTINGS[fmt])
             for name in names:
                 options = SETTINGS[fmt][name]
                 print(json.dumps({"format": fmt, "setting": name, "codecOptions": options,
