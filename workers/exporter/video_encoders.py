@@ -58,7 +58,7 @@ CODEC_TAGS = {"hevc": "hvc1"}
 # quality its later use by other frames earns it: in a near-static shot the key frame is
 # coded far sharper than the frames after it, which then let slow changes pile up until the
 # next key frame redraws everything at once (measured on a slow drift over a textured image:
-# the jump at a key frame 14x the median frame-to-frame difference, 3.8x without the tree;
+# the jump at a key frame 14x the median frame-to-frame difference, 4.5x without the tree;
 # docs/outputs.md). x265 logs every encoder start to stderr (the render reports its own
 # progress), and needs its B-frames and scene cuts off in its own params too.
 # SVT-AV1 hands back its frames in order whatever its prediction structure (an AV1 packet
