@@ -65,17 +65,16 @@ def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
     opaque = rgba[..., 3].min() == 255
     if dither == "ordered" and pix_fmt in WIDE_TWINS:
         return dithered_frame(rgba if keep_alpha or opaque else over_black(rgba), pix_fmt)
-    if keep_alpha or opaque:
-        # Opaque frames go to the converter as they are: it ignores alpha, and skipping the
-        # RGB copy matters at 1080p.
-        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgba), format="rgba")
-    else:
-        frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
-    if frame.format.name != pix_fmt:
-        frame = frame.reformat(format=pix_fmt,
-                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
-                               threads=SCALER_THREADS)
-    return frame
+    source, layout = (rgba, "rgba") if keep_alpha or opaque else (over_black(rgba), "rgb24")
+    # Opaque frames go to the converter as they are: it ignores alpha, and skipping the RGB
+    # copy matters at 1080p. The converter reads them where they lie; a frame that goes to the
+    # encoder as it is must be a copy, since the caller draws the next frame into `rgba`.
+    source = np.ascontiguousarray(source)
+    if layout == pix_fmt:
+        return av.VideoFrame.from_ndarray(source, format=layout)
+    return av.VideoFrame.from_numpy_buffer(source, format=layout).reformat(
+        format=pix_fmt, dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
+        threads=SCALER_THREADS)
 
 
 def sample_bits(pix_fmt: str) -> int:
