@@ -35,6 +35,7 @@ from workers.compositor.blending import layer_paint
 from workers.compositor.effects import (LayerEffects, blur_sigma, fill_matrix, glow_matrices,
                                         shadow_color, shadow_offset, tint_matrix)
 from workers.compositor.float_blur import blur_step, gaussian_blur, reduce, residual_sigma
+from workers.compositor.kept_chains import KEPT_CHAINS, KeptChains
 
 # The device sigma from which a chain (or a mask's feather) is drawn here (see above).
 FLOAT_BLUR_FROM = 4.0
@@ -50,11 +51,16 @@ _NEAREST = skia.SamplingOptions()
 
 def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect | None,
                   opacity: float, blend: skia.BlendMode,
-                  draw_content: Callable[[skia.Canvas], None]) -> bool:
+                  draw_content: Callable[[skia.Canvas], None], owner: int | None = None,
+                  kept: KeptChains = KEPT_CHAINS) -> bool:
     """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`: its content
     and masks) through `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's
     saveLayer would. False, having drawn nothing, when the pixels the chain needs around what
-    the canvas shows would pass WORK_PIXELS: the caller leaves such a blur to Skia."""
+    the canvas shows would pass WORK_PIXELS: the caller leaves such a blur to Skia.
+
+    `owner` (kept_chains.new_owner) says `draw_content` draws the same at every call with it:
+    the chain's result is then kept in `kept` and reused while the rest it is made from is the
+    same."""
     space = FilterSpace(canvas.getTotalMatrix())
     if not space.scales:
         return True  # scaled to nothing: nothing shows
@@ -68,7 +74,15 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
     if box[2] * box[3] > max(WORK_PIXELS, 4 * clip.width() * clip.height()) \
             or box[2] * box[3] > MAX_WORK_PIXELS:
         return False
-    pixels, step = _chain(space, box, bounds, effects, draw_content)
+    inputs = None if owner is None else (
+        tuple(canvas.getTotalMatrix().get9()), tuple(clip), box,
+        None if bounds is None else tuple(bounds), repr(effects.chain))
+    result = None if inputs is None else kept.get(owner, inputs)
+    if result is None:
+        result = _chain(space, box, bounds, effects, draw_content)
+        if inputs is not None:
+            kept.put(owner, inputs, result)
+    pixels, step = result
 
     canvas.save()
     if bounds is not None:
