@@ -161,6 +161,19 @@ class _TimedEncoder:
         return getattr(self._encoder, name)
 
 
+class _InlineEncoder:
+    """encoder_thread.EncoderThread's interface, encoding on the caller's thread."""
+
+    def __init__(self, encode) -> None:
+        self.put = encode
+
+    def finish(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
 def instrument(stages: Stages) -> None:
     """Wrap the functions whose time makes up a render worker's stages."""
     from workers.compositor import float_effects, frame, isolated_layers, render_plan
@@ -187,6 +200,11 @@ def instrument(stages: Stages) -> None:
     stages.wrap(frame, "_read", "readback")
     stages.wrap(EncoderSetup, "frame", "colour conversion")
     stages.wrap(chunks, "encode_segment", "segment")
+    if hasattr(segments, "EncoderThread"):
+        # Encoded on the calling thread, so each stage's cost is timed where it is spent (a
+        # render overlaps encoding with drawing; its CPU utilisation says how well).
+        stages._undo.append((segments, "EncoderThread", segments.EncoderThread))
+        segments.EncoderThread = _InlineEncoder
     fresh = segments.fresh_encoder
     stages._undo.append((segments, "fresh_encoder", fresh))
     segments.fresh_encoder = lambda *args: _TimedEncoder(
