@@ -9,10 +9,10 @@ machine's render workers.
         ▼
     RenderRun joins segments and keeps outputs exactly as for a local render
 
-An item's sound is mixed once, here, on the node that joins (`audio_mix` runs
-workers/audio_task.mix_to_file in this process, on the chunk thread that took it): the joined
-file needs the track beside it, and one mix in one place is what keeps it the same bytes
-however the pictures were spread. The mix reads the sound files from this node's disk.
+An item's sound is mixed once, on the node that joins (`audio_mix` runs on a worker of this
+node's own pool, `local`, never in this process: the mix decodes the project's sound files):
+the joined file needs the track beside it, and one mix in one place is what keeps it the same
+bytes however the pictures were spread. The mix reads the sound files from this node's disk.
 
 ClusterPool has the few methods of supervisor/pool.Pool that RenderRun and run_with_snapshot
 use (capacity, acquire, release, run, close), so chunk scheduling, retries of a failed chunk,
@@ -32,17 +32,16 @@ import threading
 from collections import OrderedDict
 from typing import Any, Callable
 
-from protocol.cancel import Cancel, Cancelled
+from protocol.cancel import Cancel
 from protocol.model.output_names import frame_path
 from protocol.wire.frames import SNAPSHOT_MISSING
 from supervisor.errors import UsageError
 from supervisor.runtime.pool import JobFailed
-from workers.audio_task import mix_to_file
 from workers.cluster_chunk import render_chunk_bytes
-from workers.tasks import TaskError
 from workers.exporter import OpenedFiles
 from workers.exporter.complete_frames import is_complete_frame
 from workers.exporter.image_sequence import write_image
+from workers.exporter.output_folders import OutputFolder
 from workers.exporter.segments import segment_path
 
 # A task that raised is tried this many more times (a node whose footage mount hiccupped).
@@ -82,11 +81,12 @@ class ClusterWorker:
 
 
 class ClusterPool:
-    def __init__(self, address: str, workers: int) -> None:
+    def __init__(self, address: str, workers: int, local=None) -> None:
         import dask
         from distributed import Client, LocalCluster
         dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES})
         self.cluster = None
+        self.local = local  # this node's own pool, for the sound mixes made here
         try:
             if address == "local":
                 # Loopback only, processes (the compositor holds the GIL), one thread each
@@ -151,7 +151,8 @@ class ClusterPool:
     # -- internals -----------------------------------------------------------------------------
 
     def _mix_here(self, payload: dict, cancel: Cancel) -> dict:
-        """An item's sound track, mixed in this process into the name the run recorded."""
+        """An item's sound track, mixed on this node (a worker of its own pool) into the name
+        the run recorded."""
         job = dict(payload)
         document = job.pop("document", None)
         with self._lock:
@@ -161,12 +162,8 @@ class ClusterPool:
             if document is None:  # run_with_snapshot sends it again
                 raise JobFailed("this node does not hold the snapshot yet", SNAPSHOT_MISSING)
             self._keep_recent(self._here, job["snapshot"])  # one per template row, too
-        try:
-            return mix_to_file(job, document, cancel)
-        except Cancelled:
-            raise JobFailed("the job was cancelled", "cancelled") from None
-        except TaskError as error:
-            raise JobFailed(str(error), "task") from None
+        return self.local.run("render", "audio_mix", {**job, "document": document},
+                              cancel=cancel)
 
     def _scattered(self, snapshot_id: str, document: dict | None):
         """The cluster's copy of a snapshot: sent to every node once, not once per chunk.
@@ -215,14 +212,17 @@ class ClusterPool:
 
     def _write(self, job: dict, result: dict, on_progress: Callable[[Any], None]) -> dict:
         """Put the chunk's bytes where a local render worker would have written them: frames
-        through their token's temporaries, a segment at its token's name."""
-        opened = OpenedFiles()  # the run recorded these names already; this is for a failure
+        through their token's temporaries, a segment at its token's name, in the output
+        folder the run holds (held again here by its identity, as a worker does)."""
+        held = None
+        # The run recorded these names already; this record is for a failure.
         try:
+            held = OutputFolder.of_job(job)
+            opened = OpenedFiles(held=held)
             if "segment" in result:
                 path = segment_path(job["output"], job["firstIndex"], job["token"])
                 opened.make_folders(path)
-                fd = os.open(opened.add(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-                with os.fdopen(fd, "wb") as handle:
+                with os.fdopen(opened.create(path), "wb") as handle:
                     handle.write(result["segment"])
                 for number in job["frames"]:
                     on_progress(number)
@@ -238,4 +238,7 @@ class ClusterPool:
                     "frames": len(job["frames"])}
         except OSError as error:
             raise JobFailed(f"the chunk's files could not be written here: {error}") from None
+        finally:
+            if held is not None:
+                held.close()
 

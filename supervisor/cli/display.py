@@ -20,6 +20,11 @@ from typing import Any, TextIO
 
 # Plain lines and JSON events at most this often (the last one always goes): a 10 000-frame
 # render should leave a readable log, not 10 000 lines.
+# What an interrupted render left, and how to go on from there (docs/outputs.md, "Cancel and
+# failure"): a farm manager preempts a task with SIGTERM, and its rerun must not start over.
+INTERRUPTED = ("interrupted; the frames and video segments that were finished are kept and "
+               "half-written files removed; run the same command with --skip-existing to "
+               "render only the rest")
 PLAIN_INTERVAL = 2.0
 JSON_INTERVAL = 0.1
 
@@ -93,8 +98,7 @@ class JsonLines(Quiet):
         self.emit({"event": "done", **self.with_rows(report)})
 
     def interrupted(self) -> None:
-        self.emit({"event": "interrupted", "message": "the render was interrupted; partial "
-                                                      "outputs were removed"})
+        self.emit({"event": "interrupted", "message": INTERRUPTED})
 
 
 class PlainLines(Quiet):
@@ -116,7 +120,7 @@ class PlainLines(Quiet):
         print_summary(self.with_rows(report), self.out)
 
     def interrupted(self) -> None:
-        print("rendervisor render: interrupted; partial outputs were removed.", file=self.stream)
+        print(f"rendervisor render: {INTERRUPTED}.", file=self.stream)
 
 
 class Bar(PlainLines):

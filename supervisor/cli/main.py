@@ -1,4 +1,5 @@
-"""The `rendervisor` command: mcp, render, preview, watch, clean, commands, --version.
+"""The `rendervisor` command: mcp, render, preview, watch, export, info, clean, commands,
+--version.
 
 Bad usage and bad input exit 2 with one line on stderr, never a traceback.
 """
@@ -11,6 +12,7 @@ import os
 import sys
 
 from protocol.model.output_formats import FORMATS
+from protocol.model.timeline_formats import TIMELINE_FORMATS
 from supervisor import __version__
 from supervisor.confinement.shell_policy import SHELL_MODES
 from supervisor.cli.claims import POLL_INTERVAL, STALE_AFTER
@@ -22,7 +24,11 @@ from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
                "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
-               "info": "supervisor.cli.info"}
+               "info": "supervisor.cli.info", "export": "supervisor.cli.export",
+               "studio": "supervisor.cli.studio"}
+
+
+EXPORT_FORMATS = (*TIMELINE_FORMATS, "lottie")
 
 
 class Parser(argparse.ArgumentParser):
@@ -65,6 +71,23 @@ def positive_seconds(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be above 0 seconds")
     return value
+
+
+def host_port(text: str) -> tuple[str, int]:
+    """HOST:PORT ([::1]:PORT for IPv6); port 0 takes a free one."""
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:8123, "
+                                         "or port 0 for a free one)")
+    return host, int(port)
+
+
+def port_number(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535; 0 takes a free "
+                                         "one)")
+    return int(text)
 
 
 def usable_cores() -> int:
@@ -130,6 +153,10 @@ def build_parser() -> Parser:
     mcp.add_argument("--shell", choices=SHELL_MODES,
                      help="off, sandbox (bubblewrap, bound to the roots; the default while "
                           "confined) or host (the default unconfined)")
+    mcp.add_argument("--studio", nargs="?", const=("127.0.0.1", 0), type=host_port,
+                     metavar="HOST:PORT",
+                     help="serve the studio, a page following this session live, on "
+                     "HOST:PORT (default 127.0.0.1 and a free port); its address goes to stderr")
 
     render = commands.add_parser(
         "render", help="render a saved project", epilog=RENDER_EPILOG,
@@ -193,6 +220,24 @@ def build_parser() -> Parser:
                          help="scale so the longer side is at most N pixels (default: full "
                          "size)")
 
+    export = commands.add_parser(
+        "export", help="hand a comp to an editor (OTIO, FCP XML, EDL) or write it as Lottie",
+        description="Write a comp of a saved project as an editorial timeline (OpenTimelineIO, "
+        "Final Cut Pro X or 7 XML, CMX 3600 EDL) or as a Lottie animation; what the format "
+        "cannot hold is listed as warnings. The project file is never changed.")
+    export.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    export.add_argument("--comp", metavar="NAME", required=True, help="the comp (name or id)")
+    export.add_argument("--output", metavar="FILE", required=True, help="the file to write")
+    export.add_argument("--format", metavar="F", choices=EXPORT_FORMATS,
+                        help=f"{', '.join(EXPORT_FORMATS)}; default: from --output's "
+                        "extension (.otio, .fcpxml, .xml, .edl, .json)")
+    export.add_argument("--render-graphics", action="store_true",
+                        help="pre-render the layers a timeline cannot hold (text, shapes, "
+                        "effects) to ProRes 4444 with alpha beside it and place them as clips")
+    export.add_argument("--workers", type=positive_int, default=cores, metavar="N",
+                        help="render worker processes for --render-graphics (default: the "
+                        "usable cores, %(default)s)")
+
     watch = commands.add_parser(
         "watch", help="render projects dropped into a folder",
         description="Render every project (*.rvproj) dropped into FOLDER or one level down "
@@ -220,11 +265,30 @@ def build_parser() -> Parser:
     info.add_argument("--json", action="store_true",
                       help="one JSON object on stdout instead of the listing")
 
+    studio = commands.add_parser(
+        "studio", help="a page to look at a project: scrub, play, render",
+        description="Serve the studio for a saved project: its comps and layers on a "
+        "timeline, a viewer that scrubs and plays, its render queue with live progress. The "
+        "page follows the file as it changes on disk and never writes it. The address printed "
+        "carries a random token; Ctrl-C stops the studio.")
+    studio.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    studio.add_argument("--host", default="127.0.0.1", metavar="H",
+                        help="the address to listen on (default %(default)s: this machine "
+                        "alone)")
+    studio.add_argument("--port", type=port_number, default=0, metavar="P",
+                        help="the port (default: a free one)")
+    studio.set_defaults(workers=cores)
+
     clean = commands.add_parser(
-        "clean", help="remove the segments interrupted video renders left",
+        "clean", help="remove the segments and temporaries interrupted renders left",
         description="Remove the finished segments that interrupted video renders of a project "
-        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments).")
+        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments), and "
+        "the temporaries renders that were killed left (.OUTPUT.TOKEN.part), beside the "
+        "project's outputs and the --output pattern given.")
     clean.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    clean.add_argument("--output", metavar="PATTERN",
+                       help="also clean beside this output or pattern, as render --output "
+                       "named it (out/b_[####].png, out/v.mp4)")
 
     listing = commands.add_parser("commands", help="list the engine commands",
                                   description="List the engine commands an agent can run.")
@@ -237,8 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("rendervisor: name a command: mcp, render, preview, watch, clean "
-                             "or commands (see rendervisor --help)")
+            raise UsageError("rendervisor: name a command: mcp, render, preview, studio, watch, "
+                             "export, info, clean or commands (see rendervisor --help)")
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

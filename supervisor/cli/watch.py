@@ -40,12 +40,14 @@ import time
 from dataclasses import dataclass, field
 
 from protocol.cancel import Cancel, Cancelled
+from protocol.model.limits import MAX_DOCUMENT_BYTES
 from supervisor.confinement.checked_files import read_small_file
 from supervisor.cli.claims import STALE_AFTER, Claim, try_claim
 from supervisor.errors import UsageError
 from supervisor.engine.engine import Engine
+from supervisor.engine.probes import Probes
 from supervisor.errors import CommandError
-from supervisor.engine.project_file import MAX_PROJECT_BYTES, ProjectFileError, write_atomically
+from supervisor.engine.project_file import ProjectFileError, write_atomically
 from supervisor.cli.render import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_signals,
                                    render_queue, start_pool)
 from supervisor.cli.watch_clashes import ProjectClash, find_clashes, project_files
@@ -53,6 +55,11 @@ from supervisor.work import Work
 
 STATUS_SUFFIX = ".status.json"
 FINAL_STATES = ("done", "failed")
+
+
+# A status file holds a render's report: a few hundred bytes an item, and a project has at most
+# MAX_DOCUMENT_BYTES of items, so a longer one was not written by a watch node.
+MAX_STATUS_BYTES = MAX_DOCUMENT_BYTES
 
 
 def status_path(project: str) -> str:
@@ -76,12 +83,13 @@ def version(project: str) -> dict | None:
 
 
 def read_status(project: str) -> dict:
-    """The status file's record; `{}` when it is missing, unreadable or not a regular file (a
-    status file describes a project at most MAX_PROJECT_BYTES long, so it is never longer)."""
+    """The status file's record; `{}` when it is missing, unreadable, not a regular file, past
+    MAX_STATUS_BYTES or nested past what JSON's parser follows (a file planted in the shared
+    folder is refused, never parsed at length)."""
     try:
-        status = json.loads(read_small_file(status_path(project), MAX_PROJECT_BYTES))
+        status = json.loads(read_small_file(status_path(project), MAX_STATUS_BYTES))
         return status if isinstance(status, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
 
 
@@ -103,11 +111,12 @@ class Pending:
     files: set[str] = field(default_factory=set)
 
 
-def opened(project: str, current: dict) -> Pending | None:
-    """The project opened with every item queued again, and the files it would write; None
-    when its queue is empty (nothing to render, nothing to report)."""
+def opened(project: str, current: dict, pool=None) -> Pending | None:
+    """The project opened with every item queued again (its files read on `pool`'s probe
+    workers), and the files it would write; None when its queue is empty (nothing to render,
+    nothing to report)."""
     try:
-        engine = Engine(project)
+        engine = Engine(project, probes=Probes(pool))
     except CommandError as error:  # unreadable, not a project, a FIFO: reported when claimed
         return Pending(project, current, error=str(error))
     if not engine.doc["renderQueue"]:
@@ -166,7 +175,7 @@ class Watcher:
                 break
             current = version(project)
             if current is not None and to_do(project, current):
-                entry = opened(project, current)
+                entry = opened(project, current, self.pool)
                 if entry is not None:
                     found.append(entry)
         return found

@@ -59,6 +59,12 @@ expression.check first: an error names its line and column.
 Templates: template.addParam {{name, comp, layer, path}} names a property; renderQueue.add
 {{params: {{name: value}}}} renders a version; template.preview draws one.
 
+Hand-off: timeline.export {{comp, path: "/abs/cut.fcpxml"}} gives an editor the cut
+(.otio, .fcpxml, .xml for Premiere, .edl; renderGraphics: true renders titles and shapes
+to clips beside it, else warnings list them); timeline.import {{path}} builds a comp from an
+editor's timeline; lottie.export {{comp, path: "/abs/anim.json"}} writes Lottie for web and
+mobile players.
+
 Animate: preset.apply {{comp, layer, preset, time?, duration?, params?}} with
 {", ".join(PRESETS)} (preset.list gives their params), or prop.addKey {{path, time, value}}
 on transform.position, scale, rotation, opacity, ... To fade a whole comp, show it as a
@@ -91,7 +97,17 @@ BASE_INSTRUCTIONS = (
 def instructions(session) -> str:
     """The server's instructions for this session: the base, and what its roots allow."""
     return (f"{BASE_INSTRUCTIONS} {allowed(session.confinement)} The shell tool: "
-            f"{session.shell.describe()}")
+            f"{session.shell.describe()}{studio(session)}")
+
+
+def studio(session) -> str:
+    """Where a person can watch this session, when the studio serves it."""
+    url = getattr(session, "studio_url", None)
+    if url is None:
+        return ""
+    return (f" A person can watch this session live in the studio at {url} (the project as "
+            "you edit it, your calls, renders and shells, with a cancel button); tell them to "
+            "open it in a browser.")
 
 
 def allowed(confinement) -> str:

@@ -30,6 +30,7 @@ from supervisor.render.render_jobs import RenderJob, RenderJobs
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
+from supervisor.render import interchange_jobs
 from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
 from supervisor.render.template_previews import preview_template
@@ -45,6 +46,10 @@ STOP_WAIT = 30.0
 
 
 class RenderService:
+    # Whether a stopped sequence keeps the frames it finished. A session's cancel takes back
+    # everything the render wrote; a farm node's keeps them for a rerun (farm_service.py).
+    keep_stopped = False
+
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
         self._lock = threading.Lock()
@@ -109,7 +114,9 @@ class RenderService:
                             on_progress=work.progress if work is not None else None,
                             cancel=work.cancel.child() if work is not None else None,
                             on_item=(lambda item, status, progress: self._item_event(
-                                engine, item, status, progress)) if queued else None)
+                                engine, item, status, progress)) if queued else None,
+                            keep_stopped=self.keep_stopped,
+                            check_write=lambda path: engine.check_path(path, "write"))
             self._current = run
             self._mirrored.clear()  # the document's statuses may have changed since
         if not queued:
@@ -137,7 +144,7 @@ class RenderService:
                                lambda path: engine.check_path(path, "write"),
                                engine.project_path,
                                item_snapshots(engine, snapshot_id, document, ids),
-                               self.relink_hint(engine.project_path))
+                               self.relink_hint(engine.project_path), engine.probes)
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 
@@ -234,6 +241,14 @@ class RenderService:
 
     def bake_lottie(self, engine, params: dict, work: Work | None) -> dict:
         return bake_lottie(self, engine, params, work)
+    def timeline_export(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.timeline_export(self, engine, params, work)
+
+    def timeline_import(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.timeline_import(self, engine, params, work)
+
+    def lottie_export(self, engine, params: dict, work: Work | None) -> dict:
+        return interchange_jobs.lottie_export(self, engine, params, work)
 
     def run_plans(self, engine, snapshot_id: str, document: dict, plans: list,
                   work: Work | None) -> dict:

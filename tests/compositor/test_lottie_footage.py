@@ -12,10 +12,9 @@ import zipfile
 import numpy as np
 import pytest
 import skia
-import thorvg_python as tvg
-from rlottie_python import LottieAnimation
 
 from supervisor.errors import CommandError
+from tests.helpers import lottie_players as players
 from tests.helpers.engine_projects import engine_with_comp
 from tests.helpers.lottie_documents import animation, moving_square, shape_layer
 from workers.compositor import render_frame
@@ -36,26 +35,12 @@ def shown(tmp_path, content, name="anim.json", comp_rate=30, width=320, height=1
 
 def thorvg_frame(path, frame, width, height) -> np.ndarray:
     """ThorVG drawing the file itself at `frame`, over black (premultiplied RGB is that)."""
-    engine = tvg.Engine(threads=1)
-    canvas = tvg.SwCanvas(engine)
-    canvas.set_target(width, height, cs=tvg.Colorspace.ABGR8888)
-    player = tvg.LottieAnimation(engine)
-    picture = player.get_picture()
-    picture.load(path)
-    picture.set_size(width, height)
-    canvas.add(picture)
-    player.set_frame(frame)
-    canvas.update()
-    canvas.draw(True)
-    canvas.sync()
-    return np.frombuffer(canvas.buffer_arr, np.uint8).reshape(height, width, 4)[..., :3].copy()
+    return players.thorvg_frame(path, frame, width, height)[..., :3]
 
 
 def rlottie_frame(path, frame, width, height) -> np.ndarray:
     """rlottie, an independent renderer, drawing frame `frame` (counted from ip, as ThorVG)."""
-    player = LottieAnimation.from_file(path)
-    buffer = player.lottie_animation_render(frame_num=frame, width=width, height=height)
-    return np.frombuffer(buffer, np.uint8).reshape(height, width, 4)[..., [2, 1, 0]].copy()
+    return players.rlottie_frame(path, frame, width, height)[..., :3]
 
 
 def red_columns(pixels, row) -> tuple[int, int]:

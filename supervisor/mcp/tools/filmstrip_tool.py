@@ -9,6 +9,7 @@ import json
 
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
+from supervisor.mcp.player_app import SHOWN_IN_PLAYER
 from supervisor.mcp.tools.json_shapes import INTEGER, NUMBER, STRING, array, record
 from supervisor.mcp.tools.registry import ToolError, ToolResult, tool
 from supervisor.render.filmstrip import (DEFAULT_COLUMNS, DEFAULT_COUNT, DEFAULT_MAX_SIDE,
@@ -33,14 +34,16 @@ from supervisor.render.filmstrip import (DEFAULT_COLUMNS, DEFAULT_COUNT, DEFAULT
                                   "that fills the rows better)"},
        "max_side": {"type": "integer", "minimum": 256, "maximum": 4096,
                     "description": f"the sheet's longer side in px (default {DEFAULT_MAX_SIDE})"}},
-      required=("comp",), read_only=True, idempotent=True, task_support="optional",
+      required=("comp",), read_only=True, idempotent=True, lane="preview",
+      task_support="optional",
       output=record({"comp": STRING,
                      "frames": array(record({"time": NUMBER, "frame": INTEGER, "row": INTEGER,
                                              "column": INTEGER},
                                             ("time", "frame", "row", "column"))),
                      "columns": INTEGER, "rows": INTEGER, "width": INTEGER, "height": INTEGER,
                      "cellWidth": INTEGER, "cellHeight": INTEGER, "missing": array(STRING)},
-                    ("comp", "frames", "columns", "rows", "width", "height")))
+                    ("comp", "frames", "columns", "rows", "width", "height")),
+      meta=SHOWN_IN_PLAYER)
 def render_filmstrip(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()
