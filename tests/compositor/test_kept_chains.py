@@ -5,6 +5,7 @@ import numpy as np
 
 from protocol.model.keyframes import frame_time
 from tests.helpers.compositor_documents import comp, document, effect, keys, solid, text
+from tests.helpers.cube_luts import cube_table, write_cube
 from workers.compositor import FootageCache, RenderPlan, render_frame
 from workers.compositor.kept_chains import KEPT_CHAINS, KeptChains
 
@@ -54,6 +55,22 @@ def test_a_moving_title_computes_its_shadow_each_frame():
     assert KEPT_CHAINS.hits == hits
     for number, pixels in zip(FRAMES, drawn):
         assert np.array_equal(pixels, fresh(doc, number)), f"frame {number}"
+
+
+def test_a_lut_replaced_on_disk_is_read_again_for_the_next_frame(tmp_path):
+    lut = tmp_path / "look.cube"
+    write_cube(lut, cube_table(5))
+    doc = document(comp("c", [title() | {"effects": [effect("l", "lut", path=str(lut)), SHADOW]},
+                              solid("bg", [0.1, 0.2, 0.4, 1], 0, 0, 320, 200)],
+                        width=320, height=200))
+    plan = RenderPlan(doc, "c", FootageCache())
+    plan.prepare([0.0, 1 / 30], reused_out=True)
+    out = np.empty((200, 320, 4), np.uint8)
+    first = render_frame(doc, "c", 0.0, out=out, plan=plan).pixels.copy()
+    write_cube(lut, 1.0 - cube_table(3))  # another table, another size: a new version
+    second = render_frame(doc, "c", 1 / 30, out=out, plan=plan).pixels
+    assert np.array_equal(second, fresh(doc, 1))
+    assert not np.array_equal(first, second)
 
 
 def test_a_result_is_kept_for_its_inputs_alone_within_the_budget():

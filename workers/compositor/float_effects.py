@@ -51,16 +51,16 @@ _NEAREST = skia.SamplingOptions()
 
 def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect | None,
                   opacity: float, blend: skia.BlendMode,
-                  draw_content: Callable[[skia.Canvas], None], owner: int | None = None,
+                  draw_content: Callable[[skia.Canvas], None], kept_as: tuple | None = None,
                   kept: KeptChains = KEPT_CHAINS) -> bool:
     """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`: its content
     and masks) through `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's
     saveLayer would. False, having drawn nothing, when the pixels the chain needs around what
     the canvas shows would pass WORK_PIXELS: the caller leaves such a blur to Skia.
 
-    `owner` (kept_chains.new_owner) says `draw_content` draws the same at every call with it:
-    the chain's result is then kept in `kept` and reused while the rest it is made from is the
-    same."""
+    `kept_as`, (an owner from kept_chains.new_owner, what else the pixels depend on), says
+    `draw_content` draws the same at every call with that owner: the chain's result is then
+    kept in `kept` and reused while the rest it is made from is the same."""
     space = FilterSpace(canvas.getTotalMatrix())
     if not space.scales:
         return True  # scaled to nothing: nothing shows
@@ -74,13 +74,15 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
     if box[2] * box[3] > max(WORK_PIXELS, 4 * clip.width() * clip.height()) \
             or box[2] * box[3] > MAX_WORK_PIXELS:
         return False
-    inputs = None if owner is None else (
-        tuple(canvas.getTotalMatrix().get9()), tuple(clip), box,
-        None if bounds is None else tuple(bounds), repr(effects.chain))
-    result = None if inputs is None else kept.get(owner, inputs)
+    owner, inputs = None, None
+    if kept_as is not None:
+        owner, inputs = kept_as[0], (kept_as[1:], tuple(canvas.getTotalMatrix().get9()),
+                                     tuple(clip), box, None if bounds is None else tuple(bounds),
+                                     repr(effects.chain))
+    result = None if owner is None else kept.get(owner, inputs)
     if result is None:
         result = _chain(space, box, bounds, effects, draw_content)
-        if inputs is not None:
+        if owner is not None:
             kept.put(owner, inputs, result)
     pixels, step = result
 

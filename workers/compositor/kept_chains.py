@@ -4,8 +4,8 @@ costs the shadow once, not every frame.
 
 A layer whose content is drawn the same at every time (a render plan's still drawing, with
 masks that do not move) passes an owner token; the chain's result is kept under it with what
-else it was made from: the canvas's whole matrix, the device clip, the content's bounds and the
-chain's params at that time. A frame that asks with the same inputs gets the same pixels
+else it was made from: the canvas's whole matrix, the device clip, the content's bounds, the
+chain's params at that time and the versions of the files its effects read (a LUT). A frame that asks with the same inputs gets the same pixels
 computing them again would give (the computation depends on nothing else), so a render's bytes
 do not depend on which frames a worker drew before; the layer's opacity and blend mode are
 applied when the result is drawn, so a fade does not stop the reuse.
