@@ -15,8 +15,10 @@ chromium`) through `--browser-executable`, and its default concurrency unless
 Each figure times a whole process, from its command's start to its exit: ours is the
 interpreter, imports, the forkserver and workers, the render, encode and join; Remotion's its
 bundling, Chromium, the frames and its FFmpeg. `cpu_utilisation` is the CPU time of the
-process tree (every child, every thread) over the cores times the wall time; `peak_rss_mb` the
-largest resident size of the tree, sampled every half second. `per_extra_frame_ms` and
+process tree (every child, every thread) over the cores times the wall time, `cpu_ratio_N`
+Remotion's CPU time over ours (the work each needs, which other processes on the machine
+disturb far less than the wall time); `peak_rss_mb` the largest resident size of the tree,
+sampled every half second. `per_extra_frame_ms` and
 `fixed_s` come from the two lengths' medians (a line through them). Goal: ours at least 5x
 Remotion's frames/s at both lengths. `load` is the load average and CPU pressure
 (/proc/pressure/cpu, some avg10) before and after: on a shared machine the ratio, measured
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -98,11 +101,13 @@ def rendervisor_command(project: str, output: str, workers: int | None) -> list:
 
 def run_whole(command: list, cwd: str) -> dict:
     """Wall seconds, CPU seconds and peak resident memory of `command`'s whole process tree."""
+    # The CPU time of every process of the tree, each reaped by its parent in the tree: the
+    # kernel adds a child's to its parent's children's time when it is waited for.
+    charged = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
     root = psutil.Process(process.pid)
-    cpu: dict[int, float] = {}
     peak = 0
     while process.poll() is None:
         try:
@@ -112,10 +117,7 @@ def run_whole(command: list, cwd: str) -> dict:
         rss = 0
         for member in tree:
             try:
-                with member.oneshot():
-                    times = member.cpu_times()
-                    cpu[member.pid] = times.user + times.system
-                    rss += member.memory_info().rss
+                rss += member.memory_info().rss
             except psutil.NoSuchProcess:
                 pass
         peak = max(peak, rss)
@@ -126,8 +128,9 @@ def run_whole(command: list, cwd: str) -> dict:
     seconds = time.perf_counter() - started
     if process.returncode != 0:
         sys.exit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-3000:]}")
-    # Children reaped before their last sample are counted by what the kernel charged to us.
-    return {"seconds": seconds, "cpu_seconds": sum(cpu.values()), "peak_rss_mb": peak / 2**20}
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = now.ru_utime + now.ru_stime - charged.ru_utime - charged.ru_stime
+    return {"seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": peak / 2**20}
 
 
 def decoded_frames(path: str) -> int:
@@ -148,6 +151,7 @@ def summary(runs: list, frames: int) -> dict:
     cores = os.cpu_count() or 1
     return {"seconds": [round(s, 2) for s in seconds], "median_s": round(median, 2),
             "fps": round(frames / median, 2),
+            "cpu_seconds": [round(run["cpu_seconds"], 2) for run in runs],
             "cpu_utilisation": [round(run["cpu_seconds"] / (cores * run["seconds"]), 2)
                                 for run in runs],
             "peak_rss_mb": [round(run["peak_rss_mb"]) for run in runs]}
@@ -211,6 +215,10 @@ def main() -> None:
                     "median": round(statistics.median(ratios), 2),
                     "passes": [round(r, 2) for r in ratios], "goal": GOAL_RATIO,
                     "met": statistics.median(ratios) >= GOAL_RATIO}
+                cpu = [theirs["cpu_seconds"] / ours["cpu_seconds"] for ours, theirs in
+                       zip(runs["rendervisor"][frames], runs["remotion"][frames])]
+                result[f"cpu_ratio_{frames}"] = {"median": round(statistics.median(cpu), 2),
+                                                 "passes": [round(r, 2) for r in cpu]}
     print(json.dumps(result, indent=2))
 
 

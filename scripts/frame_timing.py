@@ -1,7 +1,7 @@
 """How long frames take as a render worker draws them, and where the time goes, stage by stage.
 
     render_seconds(document, frames)
-    python scripts/frame_timing.py DOCUMENTS.json FRAMES     # {name: seconds per frame}
+    python scripts/frame_timing.py DOCUMENTS.json FRAMES [cpu]   # {name: seconds per frame}
     python scripts/frame_timing.py stages [--comp NAME]... [--frames N] [--format h264]
         [--codec-option KEY=VALUE]... [--markdown]
 
@@ -47,12 +47,13 @@ import time
 
 import numpy as np
 
+# rendervisor is imported from the path (PYTHONPATH, or the checkout installed in the venv),
+# never from beside this script: bench_layers.py runs this file against an older checkout.
+from protocol.model.keyframes import frame_time
+from workers.compositor import FootageCache, render_frame
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, ROOT)
-
-from protocol.model.keyframes import frame_time  # noqa: E402
-from workers.compositor import FootageCache, render_frame  # noqa: E402
 
 try:
     from workers.compositor import RenderPlan
@@ -64,27 +65,28 @@ CHUNK = 24  # frames per prepared chunk, as a video chunk of the reference rende
 BENCH_CODEC_OPTIONS = {"preset": "veryfast", "crf": "23"}
 
 
-def render_seconds(document: dict, frames: int) -> float:
-    """Seconds to draw `frames` frames of the document's first comp (after a warm-up frame)."""
+def render_seconds(document: dict, frames: int, clock=time.perf_counter) -> float:
+    """Seconds to draw `frames` frames of the document's first comp (after a warm-up frame), by
+    `clock` (wall time, or the process's CPU time: time.process_time)."""
     comp = document["comps"][0]
     out = np.empty((comp["height"], comp["width"], 4), np.uint8)
     cache = FootageCache()
     times = [frame_time(number, comp["frameRate"]) for number in range(frames)]
     if RenderPlan is None:
         render_frame(document, comp["id"], times[0], footage=cache, out=out)
-        started = time.perf_counter()
+        started = clock()
         for at in times:
             render_frame(document, comp["id"], at, footage=cache, out=out)
-        return time.perf_counter() - started
+        return clock() - started
     plan = RenderPlan(document, comp["id"], cache)
     render_frame(document, comp["id"], times[0], footage=cache, out=out, plan=plan)
-    started = time.perf_counter()
+    started = clock()
     for first in range(0, frames, CHUNK):
         chunk = times[first:first + CHUNK]
         plan.prepare(chunk, reused_out=True)  # as the render_chunk task does
         for at in chunk:
             render_frame(document, comp["id"], at, footage=cache, out=out, plan=plan)
-    return time.perf_counter() - started
+    return clock() - started
 
 
 # -- stages ------------------------------------------------------------------------------------
@@ -325,5 +327,6 @@ if __name__ == "__main__":
         with open(sys.argv[1]) as handle:
             documents = json.load(handle)
         count = int(sys.argv[2])
-        print(json.dumps({name: render_seconds(document, count) / count
+        clock = time.process_time if sys.argv[3:4] == ["cpu"] else time.perf_counter
+        print(json.dumps({name: render_seconds(document, count, clock) / count
                           for name, document in documents.items()}))
