@@ -25,9 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +38,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 import bench_project  # noqa: E402
+import process_tree  # noqa: E402
 from bench_render import QUEUE_CODEC_OPTIONS, stretch  # noqa: E402
 
 GOAL_RATIO = 6.0
@@ -67,26 +66,9 @@ def wall(command: list[str], sample=None) -> float:
 
 
 def run_whole(command: list[str], sample=None) -> dict:
-    """Wall seconds from starting `command` to its exit, and the CPU seconds of its whole process
-    tree (each process reaped by its parent in the tree is charged to it by the kernel, so
-    every worker and thread is counted); `sample(process)` is called every second."""
-    charged = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    process = subprocess.Popen(command, env=ENV, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    while True:
-        try:
-            process.wait(1.0)
-            break
-        except subprocess.TimeoutExpired:
-            if sample is not None:
-                sample(process)
-    seconds = time.perf_counter() - started
-    if process.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-2000:]}")
-    now = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return {"seconds": seconds, "cpu_seconds": now.ru_utime + now.ru_stime
-            - charged.ru_utime - charged.ru_stime}
+    """Wall seconds from starting `command` to its exit and the CPU seconds of its whole process
+    tree (scripts/process_tree.py); `sample(process)` is called every second."""
+    return process_tree.run_whole(command, ROOT, ENV, sample)
 
 
 def scaled_project(folder: str, factor: float, seconds: float | None = None) -> str:

@@ -15,10 +15,11 @@ chromium`) through `--browser-executable`, and its default concurrency unless
 Each figure times a whole process, from its command's start to its exit: ours is the
 interpreter, imports, the forkserver and workers, the render, encode and join; Remotion's its
 bundling, Chromium, the frames and its FFmpeg. `cpu_utilisation` is the CPU time of the
-process tree (every child, every thread) over the cores times the wall time, `cpu_ratio_N`
+process tree (every child, every thread; scripts/process_tree.py) over the cores times the wall
+time, `cpu_ratio_N`
 Remotion's CPU time over ours (the work each needs, which other processes on the machine
 disturb far less than the wall time); `peak_rss_mb` the largest resident size of the tree,
-sampled every half second. `per_extra_frame_ms` and
+sampled every tenth of a second. `per_extra_frame_ms` and
 `fixed_s` come from the two lengths' medians (a line through them). Goal: ours at least 5x
 Remotion's frames/s at both lengths. `load` is the load average and CPU pressure
 (/proc/pressure/cpu, some avg10) before and after: on a shared machine the ratio, measured
@@ -30,21 +31,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
-import psutil
 import rendercv_fonts
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "examples"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 import remotion_equivalent  # noqa: E402
+import process_tree  # noqa: E402
 
 GOAL_RATIO = 5.0
 # Remotion's packages must share one version: the CLI's newest, which `remotion` itself can be
@@ -100,37 +100,7 @@ def rendervisor_command(project: str, output: str, workers: int | None) -> list:
 
 
 def run_whole(command: list, cwd: str) -> dict:
-    """Wall seconds, CPU seconds and peak resident memory of `command`'s whole process tree."""
-    # The CPU time of every process of the tree, each reaped by its parent in the tree: the
-    # kernel adds a child's to its parent's children's time when it is waited for.
-    charged = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
-    root = psutil.Process(process.pid)
-    peak = 0
-    while process.poll() is None:
-        try:
-            tree = [root] + root.children(recursive=True)
-        except psutil.NoSuchProcess:
-            tree = []
-        rss = 0
-        for member in tree:
-            try:
-                rss += member.memory_info().rss
-            except psutil.NoSuchProcess:
-                pass
-        peak = max(peak, rss)
-        try:
-            process.wait(0.5)
-        except subprocess.TimeoutExpired:
-            pass
-    seconds = time.perf_counter() - started
-    if process.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-3000:]}")
-    now = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = now.ru_utime + now.ru_stime - charged.ru_utime - charged.ru_stime
-    return {"seconds": seconds, "cpu_seconds": cpu, "peak_rss_mb": peak / 2**20}
+    return process_tree.run_whole(command, cwd, ENV)
 
 
 def decoded_frames(path: str) -> int:
