@@ -13,16 +13,29 @@ Each rule is what lottie-web's SVG renderer does, found by comparing frames of r
 - an unrounded rectangle (`rc`) that does not move is made a path of its four corners:
   ThorVG draws a rectangle (not a path) it finds axis-aligned by whole pixels,
   without anti-aliasing, so one at a fractional position came out a pixel off and
-  hard-edged; lottie-web (and ThorVG given a path) blends its edges.
+  hard-edged; lottie-web (and ThorVG given a path) blends its edges;
+- a star or polygon (`sr`) has as many points as the whole part of its count `pt`, as
+  lottie-web draws it; ThorVG draws a fractional count as After Effects does, the last point
+  part-grown, so a star whose count is keyed turned and changed shape between whole counts.
+  A keyed count becomes a hold key at every whole frame of its keys (its value there rounded
+  down); between whole frames it holds the count of the frame before;
+- a plain Fill effect paints the layer's colours (protocol/model/lottie_fill_effect.py).
 
 Pure: the animation (a dict, a copy the caller owns) in, changed in place; no I/O.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
+from protocol.model.lottie_fill_effect import paint_fill_effects
 from protocol.model.lottie_trees import dicts, layers, shapes
+from protocol.model.lottie_values import value_at
+
+# A keyed star count is held at whole frames only over at most this many frames (a file may
+# key it at any time); beyond, it is left to ThorVG.
+_MAX_HELD_FRAMES = 10_000
 
 # lottie-web paints every mask white over the ones before it, but subtract (black) and
 # intersect (the ones before masked by it); `n` (none) is not painted.
@@ -41,6 +54,40 @@ def as_lottie_web_plays(animation: dict) -> None:
         for shape in shapes(layer.get("shapes")):
             if shape.get("ty") == "rc":
                 _rect_as_path(shape)
+            if shape.get("ty") == "sr":
+                _whole_points(shape)
+    paint_fill_effects(animation)
+
+
+def _whole_points(star: dict) -> None:
+    """The star's point count `pt` rounded down, as lottie-web rounds it, key by key."""
+    count = star.get("pt")
+    if not isinstance(count, dict) or "x" in count:
+        return
+    still = _still(count)
+    if still is not None:
+        number = still[0] if isinstance(still, list) and still else still
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            count["k"] = math.floor(number)
+        return
+    keys = count.get("k")
+    if not (isinstance(keys, list) and dicts(keys) == keys and
+            all(isinstance(key.get("t"), (int, float)) for key in keys)):
+        return
+    first, last = math.floor(keys[0]["t"]), math.ceil(keys[-1]["t"])
+    if last - first > _MAX_HELD_FRAMES:
+        return
+    held = []
+    for frame in range(first, last + 1):
+        try:
+            value = value_at(count, frame)
+        except (TypeError, ValueError, AttributeError, KeyError, ZeroDivisionError):
+            return  # keys not as Bodymovin writes them: left to ThorVG's reading
+        number = value[0] if isinstance(value, list) and value else value
+        if not isinstance(number, (int, float)) or isinstance(number, bool):
+            return
+        held.append({"t": frame, "s": [math.floor(number + 1e-9)], "h": 1})
+    count["k"] = held
 
 
 def _rect_as_path(rect: dict) -> None:

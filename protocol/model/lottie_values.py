@@ -1,0 +1,48 @@
+"""A Lottie property's value at a frame, its keys interpolated as a Lottie player does
+(per-dimension cubic bezier eases from `o` to `i`, `h` holds, Bodymovin's older keys with
+their end value `e`).
+
+    value_at({"a": 1, "k": [{"t": 0, "s": [0], ...}, {"t": 10, "s": [100]}]}, 5.0)
+
+Read by lottie.bake (an expression's `value`) and by the rules that rewrite a file as
+lottie-web plays it. Pure: JSON in, numbers out.
+"""
+
+from __future__ import annotations
+
+from protocol.model.keyframes import cubic_bezier
+
+
+def value_at(prop: dict, frame: float):
+    """The property's value at `frame` (as the file spells it: a list per key, a number or a
+    list when it does not move)."""
+    keys = prop.get("k")
+    if prop.get("a") != 1 or not isinstance(keys, list) or not keys or \
+            not isinstance(keys[0], dict):
+        return keys
+    if frame <= keys[0]["t"]:
+        return keys[0].get("s")
+    for left, right in zip(keys, keys[1:]):
+        if left["t"] <= frame < right["t"]:
+            start = left.get("s")
+            end = left.get("e", right.get("s"))
+            if left.get("h") == 1 or end is None:
+                return start
+            progress = (frame - left["t"]) / (right["t"] - left["t"])
+            return [a + (b - a) * _eased(left, dimension, progress)
+                    for dimension, (a, b) in enumerate(zip(start, end))]
+    last = keys[-1]
+    return last.get("s", keys[-2].get("e") if len(keys) > 1 else None)
+
+
+def _eased(key: dict, dimension: int, progress: float) -> float:
+    out, into = key.get("o") or {}, key.get("i") or {}
+
+    def pick(handle: dict, axis: str, default: float) -> float:
+        value = handle.get(axis, default)
+        if isinstance(value, list):
+            value = value[min(dimension, len(value) - 1)] if value else default
+        return float(value)
+
+    return cubic_bezier(pick(out, "x", 0), pick(out, "y", 0), pick(into, "x", 1),
+                        pick(into, "y", 1), progress)
