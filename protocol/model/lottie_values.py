@@ -1,6 +1,6 @@
 """A Lottie property's value at a frame, its keys interpolated as a Lottie player does
 (per-dimension cubic bezier eases from `o` to `i`, `h` holds, Bodymovin's older keys with
-their end value `e`).
+their end value `e`; a path's keys point by point).
 
     value_at({"a": 1, "k": [{"t": 0, "s": [0], ...}, {"t": 10, "s": [100]}]}, 5.0)
 
@@ -29,10 +29,20 @@ def value_at(prop: dict, frame: float):
             if left.get("h") == 1 or end is None:
                 return start
             progress = (frame - left["t"]) / (right["t"] - left["t"])
-            return [a + (b - a) * _eased(left, dimension, progress)
+            return [_between(a, b, _eased(left, dimension, progress))
                     for dimension, (a, b) in enumerate(zip(start, end))]
     last = keys[-1]
     return last.get("s", keys[-2].get("e") if len(keys) > 1 else None)
+
+
+def _between(start, end, eased: float):
+    """The value `eased` of the way from `start` to `end`: numbers, or a path's points (its
+    vertices `v` and tangents `i`, `o`, one by one, as players move a keyed path)."""
+    if isinstance(start, dict) and isinstance(end, dict):
+        return {**start, **{key: [[a + (b - a) * eased for a, b in zip(p, q)]
+                                  for p, q in zip(start[key], end[key])]
+                            for key in ("v", "i", "o") if key in start and key in end}}
+    return start + (end - start) * eased
 
 
 def _eased(key: dict, dimension: int, progress: float) -> float:
