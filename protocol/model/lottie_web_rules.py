@@ -19,18 +19,22 @@ Each rule is what lottie-web's SVG renderer does, found by comparing frames of r
   part-grown, so a star whose count is keyed turned and changed shape between whole counts.
   A keyed count becomes a hold key at every whole frame of its keys (its value there rounded
   down); between whole frames it holds the count of the frame before;
-- a plain Fill effect paints the layer's colours (protocol/model/lottie_fill_effect.py).
+- a plain Fill effect paints the layer's colours (protocol/model/lottie_fill_effect.py);
+- a property given by a slot (`sid`, naming one of the animation's `slots`) takes the slot's
+  value over its own, as lottie-web fills it in, and the copy has no slots left: ThorVG
+  crashed (SIGSEGV) on a path given by a slot.
 
 Pure: the animation (a dict, a copy the caller owns) in, changed in place; no I/O.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from typing import Any
 
 from protocol.model.lottie_fill_effect import paint_fill_effects
-from protocol.model.lottie_trees import dicts, layers, shapes
+from protocol.model.lottie_trees import dicts, layers, nodes, shapes
 from protocol.model.lottie_values import value_at
 
 # A keyed star count is held at whole frames only over at most this many frames (a file may
@@ -57,6 +61,22 @@ def as_lottie_web_plays(animation: dict) -> None:
             if shape.get("ty") == "sr":
                 _whole_points(shape)
     paint_fill_effects(animation)
+    _fill_in_slots(animation)
+
+
+def _fill_in_slots(animation: dict) -> None:
+    """Every property given by a slot made the slot's value (merged over its own, as
+    lottie-web's slot manager does), and the slots dropped."""
+    slots = animation.pop("slots", None)
+    if not isinstance(slots, dict):
+        return
+    for node in list(nodes(animation)):
+        if not isinstance(node, dict) or not isinstance(node.get("sid"), str):
+            continue
+        slot = slots.get(node["sid"])
+        if isinstance(slot, dict) and isinstance(slot.get("p"), dict):
+            del node["sid"]
+            node.update(copy.deepcopy(slot["p"]))
 
 
 def _whole_points(star: dict) -> None:
