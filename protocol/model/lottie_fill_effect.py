@@ -24,6 +24,7 @@ import copy
 from typing import Any
 
 from protocol.model.lottie_trees import dicts, layers, shapes
+from protocol.model.lottie_values import still_value
 
 FILL_EFFECT = 21
 _PLAIN = {"Fill Mask": 0, "Invert": 0, "Horizontal Feather": 0, "Vertical Feather": 0,
@@ -49,7 +50,7 @@ def _plain_color(effect: dict) -> list | None:
     """The effect's colour [r, g, b] when it is a plain Fill effect, else None."""
     if effect.get("ty") != FILL_EFFECT or effect.get("en", 1) == 0:
         return None
-    values = {param.get("nm"): _still(param.get("v")) for param in dicts(effect.get("ef"))}
+    values = {param.get("nm"): still_value(param.get("v")) for param in dicts(effect.get("ef"))}
     for name, plain in _PLAIN.items():
         if _number(values.get(name, plain)) != plain:
             return None
@@ -129,20 +130,10 @@ def _has_transparent_stops(gradient: dict) -> bool:
     spec = gradient.get("g")
     if not isinstance(spec, dict):
         return True
-    count, values = spec.get("p"), _still(spec.get("k"))
+    count, values = spec.get("p"), still_value(spec.get("k"))
     if not isinstance(count, int) or not isinstance(values, list):
         return True
     return any(v != 1 for v in values[4 * count:][1::2])
-
-
-def _still(prop: Any) -> Any:
-    """The value of a property that does not move and has no expression; None otherwise."""
-    if not isinstance(prop, dict) or prop.get("a") == 1 or "x" in prop:
-        return None
-    value = prop.get("k")
-    if isinstance(value, list) and value and isinstance(value[0], dict):
-        return None
-    return value
 
 
 def _number(value: Any) -> Any:

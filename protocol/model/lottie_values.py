@@ -10,7 +10,19 @@ lottie-web plays it. Pure: JSON in, numbers out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from protocol.model.keyframes import cubic_bezier
+
+
+def still_value(prop: Any) -> Any:
+    """The value of a property that does not move (no keys, no expression); None otherwise."""
+    if not isinstance(prop, dict) or prop.get("a") == 1 or "x" in prop:
+        return None
+    value = prop.get("k")
+    if isinstance(value, list) and value and isinstance(value[0], dict) and "t" in value[0]:
+        return None
+    return value
 
 
 def value_at(prop: dict, frame: float):

@@ -35,7 +35,7 @@ from typing import Any
 
 from protocol.model.lottie_fill_effect import paint_fill_effects
 from protocol.model.lottie_trees import dicts, layers, nodes, shapes
-from protocol.model.lottie_values import value_at
+from protocol.model.lottie_values import still_value, value_at
 
 # A keyed star count is held at whole frames only over at most this many frames (a file may
 # key it at any time); beyond, it is left to ThorVG.
@@ -84,7 +84,7 @@ def _whole_points(star: dict) -> None:
     count = star.get("pt")
     if not isinstance(count, dict) or "x" in count:
         return
-    still = _still(count)
+    still = still_value(count)
     if still is not None:
         number = still[0] if isinstance(still, list) and still else still
         if isinstance(number, (int, float)) and not isinstance(number, bool):
@@ -113,7 +113,7 @@ def _whole_points(star: dict) -> None:
 def _rect_as_path(rect: dict) -> None:
     """A still, unrounded rect made a closed path, traced as lottie-web traces it (from the
     top-right corner, clockwise unless its direction `d` is 3)."""
-    size, center, roundness = (_still(rect.get(key)) for key in ("s", "p", "r"))
+    size, center, roundness = (still_value(rect.get(key)) for key in ("s", "p", "r"))
     if not (_numbers(size, 2) and _numbers(center, 2)) or roundness not in (0, [0], None):
         return
     (width, height), (x, y) = size[:2], center[:2]
@@ -131,16 +131,6 @@ def _rect_as_path(rect: dict) -> None:
 def _straight_path(corners: list) -> dict:
     return {"c": True, "v": corners, "i": [[0, 0] for _ in corners],
             "o": [[0, 0] for _ in corners]}
-
-
-def _still(prop: Any) -> Any:
-    """The value of a property that does not move (not keyframed); None otherwise."""
-    if not isinstance(prop, dict) or prop.get("a") == 1 or "x" in prop:
-        return None
-    value = prop.get("k")
-    if isinstance(value, list) and value and isinstance(value[0], dict) and "t" in value[0]:
-        return None
-    return value
 
 
 def _numbers(value: Any, count: int) -> bool:
