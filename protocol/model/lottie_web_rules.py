@@ -19,6 +19,10 @@ Each rule is what lottie-web's SVG renderer does, found by comparing frames of r
   part-grown, so a star whose count is keyed turned and changed shape between whole counts.
   A keyed count becomes a hold key at every whole frame of its keys (its value there rounded
   down); between whole frames it holds the count of the frame before;
+- a star's roundness (`os`, `is`) makes tangents as long as lottie-web makes them, 2 pi r
+  over four times the point count: ThorVG makes them After Effects' 0.47829 / 0.28 r over the
+  point count, so its rounded stars bulged; the roundness ThorVG is given is scaled by the
+  ratio of the two;
 - a plain Fill effect paints the layer's colours (protocol/model/lottie_fill_effect.py);
 - a property given by a slot (`sid`, naming one of the animation's `slots`) takes the slot's
   value over its own, as lottie-web fills it in, and the copy has no slots left: ThorVG
@@ -41,6 +45,9 @@ from protocol.model.lottie_values import still_value, value_at
 # key it at any time); beyond, it is left to ThorVG.
 _MAX_HELD_FRAMES = 10_000
 
+# lottie-web's tangent length for a star's roundness over ThorVG's (see the docstring).
+_STAR_ROUNDNESS_SCALE = (math.pi / 2) / (0.47829 / 0.28)
+
 # lottie-web paints every mask white over the ones before it, but subtract (black) and
 # intersect (the ones before masked by it); `n` (none) is not painted.
 _PAINTED_AS_ADD = {"l", "d", "f"}
@@ -60,6 +67,8 @@ def as_lottie_web_plays(animation: dict) -> None:
                 _rect_as_path(shape)
             if shape.get("ty") == "sr":
                 _whole_points(shape)
+                if shape.get("sy") == 1:
+                    _star_roundness_as_lottie_web(shape)
     paint_fill_effects(animation)
     _fill_in_slots(animation)
 
@@ -77,6 +86,30 @@ def _fill_in_slots(animation: dict) -> None:
         if isinstance(slot, dict) and isinstance(slot.get("p"), dict):
             del node["sid"]
             node.update(copy.deepcopy(slot["p"]))
+
+
+def _star_roundness_as_lottie_web(star: dict) -> None:
+    """The star's roundness scaled so that ThorVG's tangents are lottie-web's, key by key."""
+    for key in ("os", "is"):
+        roundness = star.get(key)
+        if not isinstance(roundness, dict) or "x" in roundness:
+            continue
+        if still_value(roundness) is not None:
+            roundness["k"] = _scaled(roundness["k"])
+            continue
+        for frame in dicts(roundness.get("k")):
+            for end in ("s", "e"):
+                if end in frame:
+                    frame[end] = _scaled(frame[end])
+
+
+def _scaled(value: Any) -> Any:
+    """A roundness (a number or [number]) times _STAR_ROUNDNESS_SCALE; anything else as it is."""
+    if isinstance(value, list):
+        return [_scaled(v) for v in value]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value * _STAR_ROUNDNESS_SCALE
+    return value
 
 
 def _whole_points(star: dict) -> None:

@@ -2,6 +2,8 @@
 (protocol/model/lottie_web_rules.py), checked at pixels whose values are known: mask modes
 lottie-web paints as add, a transform turned by `rz`, rectangles at fractional positions."""
 
+import math
+
 import numpy as np
 
 from tests.compositor.test_lottie_footage import shown
@@ -117,3 +119,32 @@ def test_a_star_of_a_fractional_number_of_points_has_the_whole_points_only(tmp_p
     engine, _ = shown(tmp_path, star(keyed))
     halfway = render_frame(engine.doc, "Main", 0.5, transparent=True).pixels  # 5.5 points
     assert (halfway == five).all()
+
+
+def star_traced_as_lottie_web(points, inner, outer, outer_roundness) -> dict:
+    """The path lottie-web traces for a star (its convertStarToPath): each corner's tangents
+    along the circle through it, 2 pi r / (4 points) long times the corner's roundness."""
+    corners = 2 * points
+    path = {"c": True, "v": [], "i": [], "o": []}
+    for index in range(corners):
+        radius, roundness = (outer, outer_roundness / 100) if index % 2 == 0 else (inner, 0)
+        angle = -math.pi / 2 + index * 2 * math.pi / corners
+        x, y = radius * math.cos(angle), radius * math.sin(angle)
+        along = 2 * math.pi * radius / (corners * 2) * roundness
+        tangent = (y / radius * along, -x / radius * along)
+        path["v"].append([x, y])
+        path["o"].append([-tangent[0], -tangent[1]])
+        path["i"].append([tangent[0], tangent[1]])
+    return path
+
+
+def test_a_rounded_star_s_corners_are_as_round_as_lottie_web_draws_them(tmp_path):
+    document = star({"a": 0, "k": 5})
+    items = document["layers"][0]["shapes"][0]["it"]
+    items[0]["os"]["k"] = 100
+    traced = red_rect((10, 10), (160, 90))
+    traced["layers"][0]["shapes"][0]["it"][0] = {
+        "ty": "sh", "ks": {"a": 0, "k": star_traced_as_lottie_web(5, 30, 80, 100)}}
+    traced["layers"][0]["shapes"][0]["it"][1]["c"]["k"] = [1, 1, 1, 1]
+    alpha, expected = (drawn(tmp_path, d)[..., 3].astype(int) for d in (document, traced))
+    assert (abs(alpha - expected) > 64).mean() < 0.001
