@@ -19,6 +19,8 @@ Each rule is what lottie-web's SVG renderer does, found by comparing frames of r
   part-grown, so a star whose count is keyed turned and changed shape between whole counts.
   A keyed count becomes a hold key at every whole frame of its keys (its value there rounded
   down); between whole frames it holds the count of the frame before;
+- a repeater (`rp`) makes as many copies as its count `c` rounded up, as lottie-web does
+  (ThorVG drew the whole part only), held at whole frames likewise;
 - a star's roundness (`os`, `is`) makes tangents as long as lottie-web makes them, 2 pi r
   over four times the point count: ThorVG makes them After Effects' 0.47829 / 0.28 r over the
   point count, so its rounded stars bulged; the roundness ThorVG is given is scaled by the
@@ -66,9 +68,11 @@ def as_lottie_web_plays(animation: dict) -> None:
             if shape.get("ty") == "rc":
                 _rect_as_path(shape)
             if shape.get("ty") == "sr":
-                _whole_points(shape)
+                _whole(shape.get("pt"), math.floor)
                 if shape.get("sy") == 1:
                     _star_roundness_as_lottie_web(shape)
+            if shape.get("ty") == "rp":
+                _whole(shape.get("c"), math.ceil)
     paint_fill_effects(animation)
     _fill_in_slots(animation)
 
@@ -112,16 +116,17 @@ def _scaled(value: Any) -> Any:
     return value
 
 
-def _whole_points(star: dict) -> None:
-    """The star's point count `pt` rounded down, as lottie-web rounds it, key by key."""
-    count = star.get("pt")
+def _whole(count: Any, rounding) -> None:
+    """A count (a star's points, a repeater's copies) made whole by `rounding` (math.floor or
+    math.ceil, as lottie-web rounds it), key by key: a keyed count becomes a hold key at every
+    whole frame of its keys."""
     if not isinstance(count, dict) or "x" in count:
         return
     still = still_value(count)
     if still is not None:
         number = still[0] if isinstance(still, list) and still else still
         if isinstance(number, (int, float)) and not isinstance(number, bool):
-            count["k"] = math.floor(number)
+            count["k"] = rounding(number)
         return
     keys = count.get("k")
     if not (isinstance(keys, list) and dicts(keys) == keys and
@@ -139,7 +144,9 @@ def _whole_points(star: dict) -> None:
         number = value[0] if isinstance(value, list) and value else value
         if not isinstance(number, (int, float)) or isinstance(number, bool):
             return
-        held.append({"t": frame, "s": [math.floor(number + 1e-9)], "h": 1})
+        # The nudge keeps a whole value computed a hair off (2.9999999) whole.
+        nudged = number + 1e-9 if rounding is math.floor else number - 1e-9
+        held.append({"t": frame, "s": [rounding(nudged)], "h": 1})
     count["k"] = held
 
 

@@ -148,3 +148,19 @@ def test_a_rounded_star_s_corners_are_as_round_as_lottie_web_draws_them(tmp_path
     traced["layers"][0]["shapes"][0]["it"][1]["c"]["k"] = [1, 1, 1, 1]
     alpha, expected = (drawn(tmp_path, d)[..., 3].astype(int) for d in (document, traced))
     assert (abs(alpha - expected) > 64).mean() < 0.001
+
+
+def test_a_repeater_of_a_fractional_number_of_copies_draws_the_copy_begun(tmp_path):
+    # Copies keyed from 1 to 4 over frames 0..30: at frame 15 there are 2.5, which lottie-web
+    # rounds up to 3 (ThorVG drew 2). Each copy is the 20 px square moved 60 px right.
+    document = red_rect((20, 20), (40, 90))
+    items = document["layers"][0]["shapes"][0]["it"]
+    items.insert(2, {"ty": "rp", "m": 1, "o": {"a": 0, "k": 0},
+                     "c": {"a": 1, "k": [{"t": 0, "s": [1], "i": {"x": [1], "y": [1]},
+                                          "o": {"x": [0], "y": [0]}}, {"t": 30, "s": [4]}]},
+                     "tr": {"ty": "tr", "p": {"a": 0, "k": [60, 0]}, "a": {"a": 0, "k": [0, 0]},
+                            "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0},
+                            "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 100}}})
+    engine, _ = shown(tmp_path, document)
+    alpha = render_frame(engine.doc, "Main", 0.5, transparent=True).pixels[90, :, 3]
+    assert alpha[40] == alpha[100] == alpha[160] == 255 and alpha[220] == 0
