@@ -168,3 +168,22 @@ def _tiny_timeline(folder) -> str:
     path = folder / "tiny.otio"
     otio.adapters.write_to_file(otio.schema.Timeline(name="Tiny", tracks=[track]), str(path))
     return path
+
+
+def test_a_clip_whose_media_url_is_empty_names_no_media_and_imports_no_folder(session,
+                                                                               tmp_path):
+    # Read as a path, "" would be the timeline's own folder, imported as an image sequence.
+    for number in (1, 2):
+        (tmp_path / f"frame_{number:04d}.png").write_bytes(b"")
+    track = otio.schema.Track(name="V1")
+    track.append(otio.schema.Clip(
+        name="Shot", media_reference=otio.schema.ExternalReference(target_url=""),
+        source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(0, 24),
+                                             otio.opentime.RationalTime(24, 24))))
+    path = str(tmp_path / "empty.otio")
+    otio.adapters.write_to_file(otio.schema.Timeline(name="Empty", tracks=[track]), path)
+    engine = session.engine
+    engine.run("project.new", {})
+    imported = engine.run("timeline.import", {"path": path})
+    assert imported["footage"] == 0 and engine.doc["footage"] == []
+    assert [entry["media"] for entry in imported["missing"]] == [None]

@@ -163,7 +163,7 @@ class _Reader:
                  "enabled": bool(clip.enabled), "level": _level(clip)}
         reference = clip.media_reference
         if isinstance(reference, otio.schema.ExternalReference):
-            entry["media"] = _file_path(reference.target_url or "")
+            entry["media"] = _file_path(reference.target_url or "") or None
         elif isinstance(reference, otio.schema.GeneratorReference):
             self.warnings.append(f"clip {name!r} on track {track_name!r} is a generator "
                                  f"({reference.generator_kind or 'unnamed'}), which rendervisor "
@@ -240,7 +240,8 @@ def _level_parameter(effect) -> Mapping | None:
 
 
 def _file_path(url: str) -> str:
-    """A media URL or path as a path (a file:// URL decoded; anything else as written)."""
+    """A media URL or path as a path (a file:// URL decoded; anything else as written); ""
+    for none (an empty URL names no file: as a path it would be the timeline's folder)."""
     parsed = urllib.parse.urlparse(url)
     if parsed.scheme == "file":
         return urllib.parse.unquote(parsed.path)
