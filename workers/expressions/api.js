@@ -689,15 +689,19 @@ function annotated(error, slot, t) {
 }
 
 // [line, column] in the expression's own text of the frame the runner called (the
-// expression's top level), from QuickJS's stack lines "at NAME (<input>:LINE:COLUMN)".
+// expression's top level), from QuickJS's stack lines "at NAME (<input>:LINE:COLUMN)"; null
+// for an error raised outside the runner (a result checked after the expression returned),
+// whose frames are the API's own lines, not the expression's.
 function place(error, slot) {
   var lines = String((error && error.stack) || "").split("\n"), found = null, match;
   for (var i = 0; i < lines.length; i++) {
-    if (lines[i].indexOf("at " + slot.runnerName + " ") >= 0) break;
+    if (lines[i].indexOf("at " + slot.runnerName + " ") >= 0) {
+      return found === null ? null : [found[0] - slot.lineOffset, found[1]];
+    }
     match = /<input>:(\d+):(\d+)/.exec(lines[i]);
     if (match) found = [+match[1], +match[2]];
   }
-  return found === null ? null : [found[0] - slot.lineOffset, found[1]];
+  return null;
 }
 
 // What an evaluation can leave behind is a global made by assigning to an undeclared name;
