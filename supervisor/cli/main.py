@@ -15,7 +15,8 @@ from protocol.model.output_formats import FORMATS
 from protocol.model.timeline_formats import TIMELINE_FORMATS
 from supervisor import __version__
 from supervisor.confinement.shell_policy import SHELL_MODES
-from supervisor.cli.claims import POLL_INTERVAL, STALE_AFTER
+from supervisor.cli.claims import POLL_INTERVAL, SETTLE_TIME, STALE_AFTER
+from supervisor.cli.log_lines import append_to_log
 from supervisor.errors import UsageError
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
@@ -233,6 +234,13 @@ def build_parser() -> Parser:
     watch.add_argument("--stale", type=positive_seconds, default=STALE_AFTER, metavar="SECONDS",
                        help="take over another node's claim untouched this long (the node "
                        "died or lost the share); give every node the same (default %(default)g)")
+    watch.add_argument("--settle", type=seconds, default=SETTLE_TIME, metavar="SECONDS",
+                       help="leave a project whose size or time changed this recently: it is "
+                       "still being copied in (default %(default)g)")
+    watch.add_argument("--json", action="store_true",
+                       help="one JSON event per line on stdout instead of plain lines")
+    watch.add_argument("--log", metavar="FILE",
+                       help="also append every line, with its time, to FILE")
 
     info = commands.add_parser(
         "info", help="list a project's comps, footage and render queue",
