@@ -3,7 +3,10 @@
     python scripts/bench_frontdoor.py [--reads 300] [--pipelined 3000]
 
 Prints one JSON object:
-- read_file latency p50/p99 (ms) while 8 long shells run, for both servers;
+- ping and read_file latency p50/p99 (ms), alternating, while (a) 8 long shells run, for both
+  servers; (b) 8 previews of a comp that takes minutes to draw wait for the preview worker, one
+  drawing to its deadline; (c) a 60 MB SVG (1.5 million rectangles) is imported, sampled for as
+  long as the import runs (how many samples that was is reported beside them);
 - pipelined cheap-call throughput (read_file of a small file, all sent at once), both servers,
   and the ratio;
 - supervisor to worker no-op job round trip (µs, median), against ProcessPoolExecutor's
@@ -92,7 +95,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def read_latency_under_shells(command, folder, path, reads) -> dict:
+def quick_latency(driver, path, reads, until=lambda: False) -> dict:
+    """ping and read_file round trips (ms), alternating, `reads` of each or until `until()`."""
+    times: dict[str, list] = {"ping": [], "read_file": []}
+    for _ in range(reads):
+        if until():
+            break
+        for name, request in (("ping", lambda: driver.request("ping", {})),
+                              ("read_file", lambda: driver.call("read_file", {"path": path}))):
+            sent = time.perf_counter()
+            arrived, message = driver.wait(request(), 30)
+            assert "result" in message, message
+            times[name].append((arrived - sent) * 1000)
+    return {name: {"p50_ms": round(statistics.median(values), 3),
+                   "p99_ms": round(percentile(values, 0.99), 3), "samples": len(values)}
+            for name, values in times.items()}
+
+
+def latency_under_shells(command, folder, path, reads) -> dict:
     driver = Driver(command, folder)
     shells: list = []
     try:
@@ -100,17 +120,48 @@ def read_latency_under_shells(command, folder, path, reads) -> dict:
             driver.call("shell", {"command": "sleep 60", "timeout": 120})
         time.sleep(1.0)
         shells = psutil.Process(driver.process.pid).children(recursive=True)
-        latencies = []
-        for _ in range(reads):
-            sent = time.perf_counter()
-            arrived, message = driver.wait(driver.call("read_file", {"path": path}), 30)
-            assert "result" in message
-            latencies.append((arrived - sent) * 1000)
-        return {"p50_ms": round(statistics.median(latencies), 3),
-                "p99_ms": round(percentile(latencies, 0.99), 3)}
+        return quick_latency(driver, path, reads)
     finally:
         driver.close()
         kill_leftover(shells)
+
+
+def latency_under_previews(folder, path, reads) -> dict:
+    """While 8 full-size previews of a comp that takes over a minute a frame wait for the
+    preview worker, the first drawing until the preview deadline stops it."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from tests.mcp.test_preview_deadline import HEAVY  # the tests' heavy comp, the same steps
+
+    driver = Driver(OURS, os.path.dirname(HERE))
+    try:
+        driver.wait(driver.call("command_batch", {"steps": HEAVY}), 120)
+        for frame in range(8):
+            driver.call("render_preview", {"comp": "Heavy", "frame": frame, "max_side": 0})
+        time.sleep(1.0)  # the first preview is drawing, the other seven wait
+        return quick_latency(driver, path, reads)
+    finally:
+        driver.close()
+
+
+def latency_under_import(folder, path, reads) -> dict:
+    """While a 60 MB SVG of 1.5 million rectangles is imported (read on a probe worker)."""
+    svg = os.path.join(folder, "big.svg")
+    with open(svg, "w") as handle:
+        handle.write('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000">')
+        row = "".join(f'<rect x="{i % 1000}" y="{i % 997}" width="3" height="4"/>'
+                      for i in range(1000))
+        handle.write(row * 1500 + "</svg>")
+    driver = Driver(OURS, os.path.dirname(HERE))
+    try:
+        started = time.perf_counter()
+        importing = driver.call("command_run", {"id": "footage.import", "params": {"path": svg}})
+        result = quick_latency(driver, path, reads, lambda: importing in driver.arrived)
+        arrived, message = driver.wait(importing, 120)
+        result["import_s"] = round(arrived - started, 2)
+        result["import_refused"] = message["result"].get("isError", False)
+        return result
+    finally:
+        driver.close()
 
 
 def pipelined_throughput(command, folder, path, count) -> float:
@@ -192,7 +243,7 @@ def eof_to_exit(command, folder) -> dict:
         kill_leftover(tree)
 
 
-def wait_for(marker: str, timeout: float = 10) -> list:
+def wait_for(marker: str, timeout: float = 60) -> list:
     """This run's shell: the processes under this one whose command line holds `marker` (never
     another user's processes that happen to match)."""
     deadline = time.monotonic() + timeout
@@ -208,10 +259,17 @@ def wait_for(marker: str, timeout: float = 10) -> list:
 def wait_gone(processes: list, timeout: float) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if all(not p.is_running() or p.status() == psutil.STATUS_ZOMBIE for p in processes):
+        if all(_gone(p) for p in processes):
             return True
         time.sleep(0.002)
     return False
+
+
+def _gone(process: psutil.Process) -> bool:
+    try:
+        return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:  # it ended between the two questions
+        return True
 
 
 def _cmdline(process: psutil.Process) -> list:
@@ -243,12 +301,16 @@ def main() -> None:
     with open(path, "w") as handle:
         handle.write("a small file\n" * 10)
     root = os.path.dirname(HERE)
-    ours_latency = read_latency_under_shells(OURS, root, path, args.reads)
-    peer_latency = read_latency_under_shells(PEER, root, path, args.reads)
+    ours_latency = latency_under_shells(OURS, root, path, args.reads)
+    peer_latency = latency_under_shells(PEER, root, path, args.reads)
     ours_rate = pipelined_throughput(OURS, root, path, args.pipelined)
     peer_rate = pipelined_throughput(PEER, root, path, args.pipelined)
     result = {
-        "read_file_latency_under_8_shells": {"rendervisor": ours_latency, "sdk_peer": peer_latency},
+        "latency_under_8_shells": {"rendervisor": ours_latency, "sdk_peer": peer_latency},
+        "latency_under_8_previews": {"rendervisor": latency_under_previews(folder, path,
+                                                                          args.reads)},
+        "latency_under_60mb_svg_import": {"rendervisor": latency_under_import(folder, path,
+                                                                             args.reads)},
         "pipelined_calls_per_s": {"rendervisor": round(ours_rate), "sdk_peer": round(peer_rate),
                                   "ratio": round(ours_rate / peer_rate, 2)},
         "noop_job_round_trip": noop_round_trip(args.rounds),

@@ -1,5 +1,6 @@
 """Tasks that draw: `preview` (one frame as a PNG) and `thumbnail` (a small JPEG of a finished
-output, decoded from the file itself) for the preview worker.
+output, decoded from the file itself) for the preview worker, and `contact_sheet` (a filmstrip's
+frames on one labelled sheet, workers/contact_sheets.py).
 
 The compositor is imported here, at module level, so the forkserver preloads Skia, PyAV and
 numpy once and every render or preview worker starts warm.
@@ -11,6 +12,7 @@ import skia
 
 from workers.compositor import FootageCache, render_frame
 from workers.compositor.video import DECODE_ERRORS, VideoDecoder
+from workers.contact_sheets import draw_sheet
 from workers.exporter.deep_pixels import as_8_bits
 from workers.snapshots import document_for, plan_for
 from workers.tasks import TaskError, task
@@ -82,3 +84,13 @@ def encode_png(pixels) -> bytes:
     image = skia.Image.fromarray(as_8_bits(pixels), colorType=skia.kRGBA_8888_ColorType,
                                  alphaType=skia.kUnpremul_AlphaType)
     return bytes(image.encodeToData(skia.kPNG, 100))
+
+
+@task("contact_sheet")
+def contact_sheet(job):
+    """{png, grid}: the sheet of `frames` (PNGs of one size) with their `labels`."""
+    spec = job.payload
+    png, grid = draw_sheet(spec["frames"], spec["labels"], spec["columns"])
+    return {"png": png, "grid": {"columns": grid.columns, "rows": grid.rows,
+                                 "width": grid.width, "height": grid.height,
+                                 "cellWidth": grid.cell_width, "cellHeight": grid.cell_height}}

@@ -242,4 +242,5 @@ class Heart:
 # Modules whose tasks every worker can run. Imported inside the worker (and preloaded by the
 # forkserver), never by the supervisor's own threads.
 TASK_MODULES = ("workers.shell_runner", "workers.render_tasks", "workers.chunk_task",
-                "workers.audio_task", "workers.expression_tasks", "workers.interchange.tasks")
+                "workers.audio_task", "workers.expression_tasks", "workers.interchange.tasks",
+                "workers.probes.tasks")

@@ -64,6 +64,10 @@ PLAYLIST_EXTENSIONS = {".m3u8", ".m3u", ".hls", ".mpd", ".ffconcat"}
 # starts with blank text, so a file still blank this far in is refused like markup.
 SNIFF_BYTES = 2048
 _BOM = b"\xef\xbb\xbf"
+# Why a playlist is never footage: the clause every refusal of one gives.
+PLAYLIST_REASON = ("it is a playlist, manifest or concat list (HLS, DASH or ffconcat), which "
+                   "makes FFmpeg open the files it names, and a footage item is the one file it "
+                   "names")
 
 
 def frame_field(path: str) -> str | None:

@@ -58,6 +58,16 @@ MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 # mistaken path (a video, a disk image) is refused before it is read into memory whole.
 MAX_PROJECT_BYTES = 16 * MAX_DOCUMENT_BYTES
 
+# How deep a project file's JSON may nest. The deepest a document goes is about 16 levels (an
+# animated gradient's stops in a layer of a comp); a file nested deeper is no project, and one
+# nested 100,000 deep would make a parser, or any walk of the document, recurse past its stack.
+MAX_DOCUMENT_DEPTH = 64
+
+# The most a font file may be, and what a compressed one (WOFF, WOFF2) may declare and inflate
+# to: a CJK collection is about 33 MB, a color emoji font 10 to 25. Past it a "font" is more
+# likely a mistake or an attack than a face, and inflating it would take gigabytes of memory.
+MAX_FONT_BYTES = 128 * 1024 * 1024
+
 # The size of an SVG or Lottie footage file (and of what a .lottie archive unpacks to), read
 # whole to be drawn. A logo's SVG is kilobytes and a Lottie animation rarely a few megabytes (its
 # images embedded); past this a mistaken path is refused before it is read into memory, and a

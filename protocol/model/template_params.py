@@ -38,6 +38,10 @@ from protocol.model.values import check_value, describe
 NAME_PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # A name is a column header and an output field ([param:NAME]); past this it is a sentence.
 MAX_NAME_LENGTH = 64
+# How deep a row's value may nest: a color or a point is one list, a gradient's stops three
+# levels. Deeper is no value any param takes, and a JSON text nested 100,000 deep would make a
+# parser recurse past its stack.
+MAX_VALUE_DEPTH = 16
 PARAM_KEYS = ("name", "type", "description", "targets")
 OPTIONAL_PARAM_KEYS = ("default",)
 
@@ -73,9 +77,13 @@ def _list_text(text: str) -> Any:
     if not stripped.startswith("["):
         return stripped
     try:
-        return json.loads(stripped)
-    except ValueError:
-        raise ValueError(f"expected a JSON list such as [100, 200], got {text!r}") from None
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        raise ValueError(f"expected a JSON list such as [100, 200], got {text!r:.80}") from None
+    problem = value_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
 
 
 def _bool_text(text: str) -> Any:
@@ -276,6 +284,27 @@ def target_kinds(doc: dict, param: dict) -> list:
 
 # -- a row's values ----------------------------------------------------------------------------
 
+def value_problem(value: Any) -> str | None:
+    """Why a row's value (a cell, a --set text, a JSON row's value) is no value of any param,
+    as a fragment; None when it may be one. Walked without recursion: a value nested past the
+    bound is refused, never followed down."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if len(item) > MAX_TEXT_LENGTH:
+                return (f"is {len(item):,} characters long, over the {MAX_TEXT_LENGTH:,} a "
+                        "value may have")
+            if "\0" in item:
+                return "holds a NUL character, which no text, name or path may"
+        elif isinstance(item, (list, dict)):
+            if depth > MAX_VALUE_DEPTH:
+                return f"nests more than {MAX_VALUE_DEPTH} lists or objects deep"
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return None
+
+
 def check_row(doc: dict, given: Any) -> dict:
     """The values a row gives (name -> value), each checked against its param's type and
     targets and normalised; ParamError for an unknown name or a bad value, TargetError for a
@@ -288,6 +317,9 @@ def check_row(doc: dict, given: Any) -> dict:
         if param is None:
             raise ParamError(name, f"is not a param of this project; its params are "
                                    f"{names_listed(doc)}")
+        problem = value_problem(value)
+        if problem is not None:
+            raise ParamError(name, problem)
         kinds = target_kinds(doc, param)
         try:
             checked[name] = check_value_as(param["type"], value, kinds)

@@ -121,7 +121,7 @@ def read_claim(path: str) -> dict:
     try:
         owner = json.loads(read_small_file(path, MAX_CLAIM_BYTES))
         return owner if isinstance(owner, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # a planted claim nested past the parser
         return {}
 
 

@@ -9,10 +9,10 @@ machine's render workers.
         ▼
     RenderRun joins segments and keeps outputs exactly as for a local render
 
-An item's sound is mixed once, here, on the node that joins (`audio_mix` runs
-workers/audio_task.mix_to_file in this process, on the chunk thread that took it): the joined
-file needs the track beside it, and one mix in one place is what keeps it the same bytes
-however the pictures were spread. The mix reads the sound files from this node's disk.
+An item's sound is mixed once, on the node that joins (`audio_mix` runs on a worker of this
+node's own pool, `local`, never in this process: the mix decodes the project's sound files):
+the joined file needs the track beside it, and one mix in one place is what keeps it the same
+bytes however the pictures were spread. The mix reads the sound files from this node's disk.
 
 ClusterPool has the few methods of supervisor/pool.Pool that RenderRun and run_with_snapshot
 use (capacity, acquire, release, run, close), so chunk scheduling, retries of a failed chunk,
@@ -48,15 +48,13 @@ import warnings
 from collections import OrderedDict
 from typing import Any, Callable
 
-from protocol.cancel import Cancel, Cancelled
+from protocol.cancel import Cancel
 from protocol.model.output_names import frame_path
 from protocol.wire.frames import SNAPSHOT_MISSING
 from supervisor.errors import UsageError
 from supervisor.runtime.env_settings import positive_number
 from supervisor.runtime.pool import JobFailed
-from workers.audio_task import mix_to_file
 from workers.cluster_chunk import hold_document, render_chunk_bytes
-from workers.tasks import TaskError
 from workers.exporter import OpenedFiles
 from workers.exporter.complete_frames import is_complete_frame
 from workers.exporter.image_sequence import write_image
@@ -75,7 +73,7 @@ CONNECT_TIMEOUT = 20.0
 # to start (`dask worker` imports Skia and PyAV: seconds on a busy machine) or a nanny to
 # restart a killed worker; past it the render says there are no workers instead of waiting
 # forever on a scheduler nobody serves.
-WORKER_WAIT = 30.0
+WORKER_WAIT = 60.0
 WORKER_WAIT_SETTING = "RENDERVISOR_CLUSTER_WAIT"
 # While a chunk waits, the scheduler's workers are counted this often (at most), to notice
 # they are all gone.
@@ -160,8 +158,9 @@ class ClusterWorker:
 
 
 class ClusterPool:
-    def __init__(self, address: str, workers: int) -> None:
+    def __init__(self, address: str, workers: int, local=None) -> None:
         self.address = address
+        self.local = local  # this node's own pool, for the sound mixes made here
         self.worker_wait = positive_number(WORKER_WAIT_SETTING, WORKER_WAIT, "seconds")
         self.cluster, self.client = connect(address, workers, self.worker_wait)
         self.slots = max(1, sum(self.client.nthreads().values()))
@@ -212,7 +211,8 @@ class ClusterPool:
     # -- internals -----------------------------------------------------------------------------
 
     def _mix_here(self, payload: dict, cancel: Cancel) -> dict:
-        """An item's sound track, mixed in this process into the name the run recorded."""
+        """An item's sound track, mixed on this node (a worker of its own pool) into the name
+        the run recorded."""
         job = dict(payload)
         document = job.pop("document", None)
         with self._lock:
@@ -222,12 +222,8 @@ class ClusterPool:
             if document is None:  # run_with_snapshot sends it again
                 raise JobFailed("this node does not hold the snapshot yet", SNAPSHOT_MISSING)
             self._keep_recent(self._here, job["snapshot"])  # one per template row, too
-        try:
-            return mix_to_file(job, document, cancel)
-        except Cancelled:
-            raise JobFailed("the job was cancelled", "cancelled") from None
-        except TaskError as error:
-            raise JobFailed(str(error), "task") from None
+        return self.local.run("render", "audio_mix", {**job, "document": document},
+                              cancel=cancel)
 
     def _held(self, snapshot_id: str, document: dict | None):
         """The cluster's copy of a snapshot, a `hold_document` task: sent once, not once per

@@ -58,6 +58,7 @@ def run(args) -> int:
         signal.signal(signum, lambda *_: server.request_end("signal"))
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     pool.warm("preview")
+    pool.warm("probe")  # the first import or project.open reads its file at once
     pool.warm("shell")
     threading.Thread(target=server.read_forever, daemon=True, name="stdin-reader").start()
     while not server.ended.wait(3600):

@@ -8,14 +8,16 @@ import tempfile
 
 from supervisor.errors import UsageError
 from supervisor.engine.engine import Engine
+from supervisor.engine.probes import Probes
 from supervisor.errors import CommandError
 
 
-def open_engine(path: str, command: str) -> Engine:
-    """An engine holding the project at `path`; UsageError naming it when it cannot be opened
-    (missing, unreadable, not JSON, not a valid project)."""
+def open_engine(path: str, command: str, pool=None) -> Engine:
+    """An engine holding the project at `path`, reading files on `pool`'s probe workers (this
+    process's own pool without one); UsageError naming it when it cannot be opened (missing,
+    unreadable, not JSON, not a valid project)."""
     try:
-        return Engine(path)
+        return Engine(path, probes=Probes(pool))
     except CommandError as error:
         raise UsageError(f"rendervisor {command}: {error}") from None
 

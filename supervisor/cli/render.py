@@ -29,6 +29,7 @@ from supervisor.cli.flag_pairs import flag_pairs
 from supervisor.cli.project import check_writable, open_engine
 from supervisor.cli.template_rows import queue_rows, template_rows
 from supervisor.engine.commands.lookup import find_comp
+from supervisor.engine.probes import own_pool
 from supervisor.errors import CommandError, UsageError
 from supervisor.render.farm_service import FarmRenderService
 from supervisor.runtime import teardown
@@ -120,21 +121,27 @@ def run(args) -> int:
     # and numpy in its own process while this one loads and checks the project, so a short
     # render does not wait for those imports after the project is read.
     context = None if args.cluster is not None else start_forkserver()
-    engine = open_engine(args.project, "render")
-    prepare_queue(engine, args)
-    rows = template_rows(engine, args)
-    row_of = queue_rows(engine, rows) if rows is not None else {}
-    outputs = planned_outputs(engine)
-    folders = {os.path.dirname(output): output for output in outputs.values()}
-    for output in folders.values():  # a folder once, however many rows write into it
-        check_writable(output, "render")
-    display = display_for(args)
-    display.name_rows({item: (row, outputs[item]) for item, row in row_of.items()})
-    pool = start_pool(args.workers, args.cluster, context)
+    # This machine's pool, its workers not started yet: the project's files (footage, fonts,
+    # the data file) are read on its probe workers from here on. A cluster renders elsewhere,
+    # and the files are read on this process's own probe pool.
+    pool = Pool(context, args.workers, preload=worker_preload()) if context else None
+    renderers = None
     try:
-        return render(engine, pool, args, display)
+        engine = open_engine(args.project, "render", pool)
+        prepare_queue(engine, args)
+        rows = template_rows(engine, args)
+        row_of = queue_rows(engine, rows) if rows is not None else {}
+        outputs = planned_outputs(engine)
+        folders = {os.path.dirname(output): output for output in outputs.values()}
+        for output in folders.values():  # a folder once, however many rows write into it
+            check_writable(output, "render")
+        display = display_for(args)
+        display.name_rows({item: (row, outputs[item]) for item, row in row_of.items()})
+        renderers = start_pool(args.workers, args.cluster, pool=pool)
+        return render(engine, renderers, args, display)
     finally:
-        pool.close()
+        for started in {id(p): p for p in (renderers, pool) if p is not None}.values():
+            started.close()
 
 
 def start_forkserver():
@@ -144,13 +151,15 @@ def start_forkserver():
     return make_context(worker_preload())
 
 
-def start_pool(workers: int, cluster: str | None = None, context=None, kind: str = "render"):
-    """This machine's workers, the ones of `kind` starting in the background at once (they say
-    ready while the work is planned), or a Dask cluster standing in for them."""
+def start_pool(workers: int, cluster: str | None = None, kind: str = "render", pool=None):
+    """This machine's workers (`pool`, or a new one), the ones of `kind` starting in the
+    background at once (they say ready while the work is planned), or a Dask cluster standing
+    in for them."""
     if cluster is not None:
         teardown.become_subreaper()
-        return ClusterPool(cluster, workers)
-    pool = Pool(context or start_forkserver(), workers, preload=worker_preload())
+        # Sound is mixed on this node, on a worker of this process's own pool.
+        return ClusterPool(cluster, workers, local=own_pool())
+    pool = pool or Pool(start_forkserver(), workers, preload=worker_preload())
     pool.warm(kind, pool.capacity(kind) or 1)
     return pool
 

@@ -50,7 +50,7 @@ def template_rows(engine, args) -> list[Row] | None:
     if args.data is None:
         picked, source = [(1, {})], "--set"
     else:
-        columns, data = read_rows(args.data)
+        columns, data = read_rows(engine.probes, args.data)
         source = os.path.basename(args.data)
         _refuse_unknown_columns(engine, columns, source)
         picked = pick_rows(data, args.rows)

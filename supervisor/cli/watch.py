@@ -50,14 +50,16 @@ import time
 from dataclasses import dataclass, field
 
 from protocol.cancel import Cancel, Cancelled
+from protocol.model.limits import MAX_DOCUMENT_BYTES
 from supervisor.confinement.checked_files import NotRegularFile, open_regular, read_small_file
 from supervisor.cli.claims import SETTLE_TIME, STALE_AFTER, Claim, claim_path, try_claim
 from supervisor.cli.watch_events import WatchEvents
 from supervisor.errors import UsageError
 from supervisor.engine.engine import Engine
 from supervisor.engine.input_files import missing_inputs, unreadable
+from supervisor.engine.probes import Probes
 from supervisor.errors import CommandError
-from supervisor.engine.project_file import MAX_PROJECT_BYTES, ProjectFileError, write_atomically
+from supervisor.engine.project_file import ProjectFileError, write_atomically
 from supervisor.cli.render import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, on_signals,
                                    render_queue, start_pool)
 from supervisor.cli.watch_clashes import ProjectClash, find_clashes, project_files
@@ -68,6 +70,11 @@ FINAL_STATES = ("done", "failed")
 # `--once` waits for projects still settling, but not for ever: one rewritten again and again
 # is left for the next run after this many settle times.
 ONCE_SETTLE_PATIENCE = 10
+
+
+# A status file holds a render's report: a few hundred bytes an item, and a project has at most
+# MAX_DOCUMENT_BYTES of items, so a longer one was not written by a watch node.
+MAX_STATUS_BYTES = MAX_DOCUMENT_BYTES
 
 
 def status_path(project: str) -> str:
@@ -115,12 +122,13 @@ def version(project: str) -> dict | None:
 
 
 def read_status(project: str) -> dict:
-    """The status file's record; `{}` when it is missing, unreadable or not a regular file (a
-    status file describes a project at most MAX_PROJECT_BYTES long, so it is never longer)."""
+    """The status file's record; `{}` when it is missing, unreadable, not a regular file, past
+    MAX_STATUS_BYTES or nested past what JSON's parser follows (a file planted in the shared
+    folder is refused, never parsed at length)."""
     try:
-        status = json.loads(read_small_file(status_path(project), MAX_PROJECT_BYTES))
+        status = json.loads(read_small_file(status_path(project), MAX_STATUS_BYTES))
         return status if isinstance(status, dict) else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
 
 
@@ -149,11 +157,12 @@ class Pending:
     missing: list[str] = field(default_factory=list)  # its inputs this node cannot read
 
 
-def opened(project: str, current: dict) -> Pending | None:
-    """The project opened with every item queued again, and the files it would write; None
-    when its queue is empty (nothing to render, nothing to report)."""
+def opened(project: str, current: dict, pool=None) -> Pending | None:
+    """The project opened with every item queued again (its files read on `pool`'s probe
+    workers), and the files it would write; None when its queue is empty (nothing to render,
+    nothing to report)."""
     try:
-        engine = Engine(project)
+        engine = Engine(project, probes=Probes(pool))
     except CommandError as error:  # unreadable, not a project, a FIFO: reported when claimed
         return Pending(project, current, error=str(error))
     if not engine.doc["renderQueue"]:
@@ -265,7 +274,7 @@ class Watcher:
             if reason is not None:
                 self.skip(project, reason)
                 continue
-            entry = opened(project, current)
+            entry = opened(project, current, self.pool)
             if entry is not None:
                 found.append(entry)
         return found

@@ -1,170 +1,30 @@
-"""Caption files read into cues: SubRip (.srt, by the `srt` package), WebVTT (.vtt, by
-webvtt-py) and word timings as speech-to-text tools write them (.json: `[{"word", "start",
-"end"}, ...]`, or an object holding such a list under "words" or "segments").
+"""Caption files read into cues, on a probe worker (workers/probes/captions.py: SubRip .srt,
+WebVTT .vtt, and word timings .json as speech-to-text tools write them).
 
 A cue is (start, end, text, words): seconds, the text with markup removed, and the timing of
-each whitespace-separated word ([(start, end, word)]), exact from a word list and spread over
-the cue by length from SRT and VTT (which time only whole cues).
+each whitespace-separated word ([(start, end, word)]). A file that cannot be read as captions
+is refused with one sentence that names the line (or, in a word list, the entry) at fault.
 
-A file that cannot be read as captions is refused with one sentence that names the line
-(or, in a word list, the entry) at fault. webvtt-py skips a cue whose timing line it cannot
-read, so every timing line is checked here first.
+Must never read a byte of a caption file in the supervisor.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 
-import srt
-import webvtt
-
-from supervisor.confinement.checked_files import NotRegularFile, open_regular
-from supervisor.errors import CommandError
 from supervisor.confinement.roots import shown
+from supervisor.errors import CommandError
 
-# A caption file is text; a subtitle track of a feature film is about 100 kB. Past this it is
-# not captions, and reading it would hold a quick lane.
-MAX_CAPTION_BYTES = 16 * 1024 * 1024
-_TIMESTAMP = r"(?:\d{2,}:)?[0-5]\d:[0-5]\d\.\d{3}"
-_VTT_TIMING = re.compile(rf"^\s*({_TIMESTAMP})\s+-->\s+({_TIMESTAMP})(\s+.*)?$")
-_MARKUP = re.compile(r"<[^>]*>|\{\\[^}]*\}")  # HTML-like tags, and ASS overrides ({\an8})
+CAPTION_EXTENSIONS = (".srt", ".vtt", ".json")
 
 
-def read_cues(engine, path: str) -> tuple[str, list]:
+def read_cues(engine, path: str, work=None) -> tuple[str, list]:
     """(format, cues) of the caption file at `path`; CommandError with one sentence else."""
-    text = _read_text(engine, path)
-    extension = os.path.splitext(path)[1].lower()
-    if extension == ".srt":
-        return "srt", _srt_cues(path, text)
-    if extension == ".vtt":
-        return "vtt", _vtt_cues(path, text)
-    if extension == ".json":
-        return "json", _word_cues(path, text)
-    raise CommandError(f"{shown(path)} is not a caption file rendervisor reads; give a .srt, "
-                       ".vtt or .json (word timings) file.")
-
-
-def _read_text(engine, path: str) -> str:
-    try:
-        fd = open_regular(path, lambda real: engine.check_path(real, "read"))
-    except NotRegularFile as error:
-        raise CommandError(f"{shown(path)} is {error.kind}, not a caption file.") from None
-    except FileNotFoundError:
-        raise CommandError(f"{shown(path)} does not exist; give the path of a caption "
-                           "file.") from None
-    except OSError as error:
-        raise CommandError(f"{shown(path)} cannot be read ({error.strerror}).") from None
-    with os.fdopen(fd, "rb") as handle:
-        raw = handle.read(MAX_CAPTION_BYTES + 1)
-    if len(raw) > MAX_CAPTION_BYTES:
-        raise CommandError(f"{shown(path)} is over {MAX_CAPTION_BYTES >> 20} MiB, larger than "
-                           "any caption file; give the captions alone.")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw[:error.start].count(b"\n") + 1
-        raise CommandError(f"{shown(path)} line {line} is not UTF-8 text; save the captions "
-                           "as UTF-8.") from None
-
-
-def _clean(text: str) -> str:
-    lines = [" ".join(_MARKUP.sub("", line).split()) for line in text.splitlines()]
-    return "\n".join(line for line in lines if line)
-
-
-def _spread(start: float, end: float, text: str) -> list:
-    """Word timings for a cue timed as a whole: its span shared by the words' lengths."""
-    words = text.split()
-    total = sum(len(word) for word in words) or 1
-    timings, at = [], start
-    for word in words:
-        length = (end - start) * len(word) / total
-        timings.append((at, at + length, word))
-        at += length
-    return timings
-
-
-def _cue(path: str, line: int, start: float, end: float, text: str) -> tuple:
-    if end <= start:
-        raise CommandError(f"{shown(path)} line {line}: the cue ends ({end:g} s) before it "
-                           f"starts ({start:g} s); fix its timing.")
-    cleaned = _clean(text)
-    return (start, end, cleaned, _spread(start, end, cleaned))
-
-
-def _srt_cues(path: str, text: str) -> list:
-    cues = []
-    try:
-        for subtitle in srt.parse(text, ignore_errors=False):
-            line = _line_of(text, subtitle)
-            cues.append(_cue(path, line, subtitle.start.total_seconds(),
-                             subtitle.end.total_seconds(), subtitle.content))
-    except srt.SRTParseError as error:
-        line = text.count("\n", 0, error.expected_start) + 1
-        raise CommandError(f"{shown(path)} line {line} is not a SubRip cue (a number, then "
-                           "'00:00:01,000 --> 00:00:02,500', then its text); fix or remove "
-                           "it.") from None
-    if not cues:
-        raise CommandError(f"{shown(path)} holds no SubRip cues.")
-    return cues
-
-
-def _line_of(text: str, subtitle) -> int:
-    """The line of a SubRip cue's timing (found by its index; 0 when not found)."""
-    match = re.search(rf"(?m)^\s*{subtitle.index}\s*$", text)
-    return text.count("\n", 0, match.end()) + 2 if match else 0
-
-
-def _vtt_cues(path: str, text: str) -> list:
-    lines = text.splitlines()
-    if not lines or not lines[0].startswith("WEBVTT"):
-        raise CommandError(f"{shown(path)} line 1 is not 'WEBVTT', which every WebVTT file "
-                           "starts with.")
-    timing_lines = []
-    for number, line in enumerate(lines, start=1):
-        if "-->" in line:
-            if not _VTT_TIMING.match(line):
-                raise CommandError(f"{shown(path)} line {number} is not a WebVTT cue timing "
-                                   "('00:01.000 --> 00:02.500'); fix or remove it.")
-            timing_lines.append(number)
-    try:
-        captions = list(webvtt.from_string(text))
-    except webvtt.errors.MalformedFileError as error:
-        raise CommandError(f"{shown(path)} is not a WebVTT file webvtt-py reads ({error}).") \
-            from None
-    if not captions:
-        raise CommandError(f"{shown(path)} holds no WebVTT cues.")
-    # start_in_seconds is rounded down to whole seconds; the timestamps keep milliseconds.
-    return [_cue(path, line, caption.start_time.in_milliseconds() / 1000.0,
-                 caption.end_time.in_milliseconds() / 1000.0, caption.text)
-            for line, caption in zip(timing_lines, captions)]
-
-
-def _word_cues(path: str, text: str) -> list:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise CommandError(f"{shown(path)} line {error.lineno} is not valid JSON "
-                           f"({error.msg}).") from None
-    if isinstance(data, dict):
-        data = data.get("words", data.get("segments"))
-    if not isinstance(data, list) or not data:
-        raise CommandError(f"{shown(path)} is not a list of word timings "
-                           '[{"word": "Hello", "start": 0.5, "end": 0.9}, ...].')
-    words = []
-    for index, entry in enumerate(data):
-        word = entry.get("word", entry.get("text")) if isinstance(entry, dict) else None
-        start = entry.get("start") if isinstance(entry, dict) else None
-        end = entry.get("end") if isinstance(entry, dict) else None
-        if not isinstance(word, str) or not all(isinstance(v, (int, float)) and
-                                                not isinstance(v, bool) for v in (start, end)):
-            raise CommandError(f"{shown(path)} entry {index} is not a word timing "
-                               f'{{"word": "...", "start": s, "end": s}}; got {entry!r:.80}.')
-        if end <= start or (words and start < words[-1][0]):
-            raise CommandError(f"{shown(path)} entry {index} ({word!r}) ends before it starts "
-                               "or starts before the word before it; fix its times.")
-        if word.strip():
-            words.append((float(start), float(end), word.strip()))
-    return [(s, e, w, [(s, e, w)]) for s, e, w in words]
+    if os.path.splitext(path)[1].lower() not in CAPTION_EXTENSIONS:
+        raise CommandError(f"{shown(path)} is not a caption file rendervisor reads; give a "
+                           ".srt, .vtt or .json (word timings) file.")
+    found = engine.probes.read("captions", path, shown(path),
+                               lambda real: engine.check_path(real, "read"),
+                               work.cancel if work is not None else None)
+    return found["format"], [(start, end, text, [tuple(word) for word in words])
+                             for start, end, text, words in found["cues"]]

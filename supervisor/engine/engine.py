@@ -15,7 +15,10 @@ way every engine command runs.
 ```
 
 Every edit takes `lock`; a render never holds it while it renders, it works from a snapshot
-(docs/architecture.md, "The render pipeline"). Undo is snapshot based, which makes every command undoable by
+(docs/architecture.md, "The render pipeline"). A command that reads files (`waits_on` "probe":
+footage, fonts, captions, text measured on a probe worker, supervisor/engine/probes.py) is run
+once on a copy of the document before the lock is taken, so its files are read while edits go
+on; the run under the lock then finds what they said kept (`_look_ahead`). Undo is snapshot based, which makes every command undoable by
 construction and lets a failed command be put back exactly: an undo step is the whole document on
 its other side, kept as compact JSON text (protocol/model/document.py's `compact`), a fifth of its
 size as objects. What bounds the history is its size: at most MAX_HISTORY steps and
@@ -52,6 +55,7 @@ from supervisor.work import Work
 from supervisor.engine.commands.render import available as render_available
 from supervisor.engine.footage_reads import check_document
 from supervisor.engine.font_files import check_font_files
+from supervisor.engine.probes import Probes
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -83,8 +87,12 @@ class HistoryStep:
 
 
 class Engine:
-    def __init__(self, project_path: str | None = None, path_guard: Any = None):
+    def __init__(self, project_path: str | None = None, path_guard: Any = None,
+                 probes: Probes | None = None):
         self.lock = threading.RLock()
+        # Where every file a command reads is read: the session's probe workers (this
+        # process's own small pool when none is given).
+        self.probes = probes if probes is not None else Probes()
         self.doc: dict = new_document()
         # Called whenever the revision moves, under the lock, so each must be quick (set a flag,
         # notify a condition): the MCP session's resource subscriptions wake on it.
@@ -132,10 +140,31 @@ class Engine:
         self._guard_paths(cmd, params)
         if cmd.kind == "render":
             return cmd.handler(self, params, work)
+        if cmd.waits_for(params) == "probe" and cmd.kind in ("read", "edit"):
+            self._look_ahead(cmd, params, work)
         with self.lock:
             if cmd.kind != "edit":
                 return _translated(cmd.handler, self, params, work)
             return self.edit(cmd.title, lambda: _translated(cmd.handler, self, params, work))
+
+    def _look_ahead(self, cmd, params: dict, work: Work | None) -> None:
+        """Run `cmd` on a copy of the document, without the lock, for the files it reads: what
+        the probe workers say of them is kept (supervisor/engine/probes.py), so the run under
+        the lock reads nothing that could keep an edit waiting. A command refused here is
+        refused (as if it had run before the edits made meanwhile, changing nothing): a file
+        that ran past the probe deadline must not be read again under the lock. Anything else
+        it raises, but a cancel, is the real run's to report."""
+        with self.lock:
+            text = self.document_text()
+        scratch = Engine(path_guard=self.path_guard, probes=self.probes)
+        scratch.doc, scratch.project_path = json.loads(text), self.project_path
+        try:
+            _translated(cmd.handler, scratch, json.loads(json.dumps(params)), work)
+        except CommandError:
+            raise
+        except Exception:
+            if work is not None:
+                work.cancel.check()
 
     def edit(self, label: str, change: Callable[[], Any]) -> Any:
         """Run `change()`, which edits `doc` in place, as one undo step named `label`, and return

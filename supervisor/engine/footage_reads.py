@@ -28,14 +28,13 @@ from __future__ import annotations
 import os
 import re
 
-from protocol.model.ffmpeg_inputs import (SNIFF_BYTES, frame_field, is_playlist_name,
-                                          names_other_files)
+from protocol.model.ffmpeg_inputs import (PLAYLIST_REASON, SNIFF_BYTES, frame_field,
+                                          is_playlist_name, names_other_files)
 from protocol.model.sequences import is_pattern, pattern_regex
 from supervisor.confinement.checked_files import NotRegularFile, open_regular
 from supervisor.errors import CommandError
 from supervisor.confinement.roots import shown
-from supervisor.engine.footage_probe import IMAGE_EXTENSIONS, PLAYLIST_REASON, ProbeError, probe
-from supervisor.engine.vector_footage_probe import VECTOR_EXTENSIONS
+from supervisor.engine.footage_probe import IMAGE_EXTENSIONS, VECTOR_EXTENSIONS, probe
 
 _NUMBERED = re.compile(r"^(.*?)(\d+)(\.[^.]+)$")
 
@@ -75,18 +74,17 @@ def check_import(engine, path: str) -> None:
         _refuse_playlist(engine, path)
 
 
-def probed(engine, path: str, frame_rate: float | None = None) -> dict:
-    """The footage fields of `path` (footage_probe.probe's), once confinement allows every
-    file it reads: what footage.import, footage.replace and a footage param's value use."""
+def probed(engine, path: str, frame_rate: float | None = None, work=None) -> dict:
+    """The footage fields of `path` (footage_probe.probe's, read on a probe worker), once
+    confinement allows every file it reads: what footage.import, footage.replace and a footage
+    param's value use."""
     engine.check_path(path, "read")  # as given: a confined session refuses relative paths
     check_import(engine, path)  # a sequence's frames too: each may be a link out of the roots
     path = os.path.abspath(path)
     if frame_rate is not None and frame_rate <= 0:
         raise CommandError(f"frameRate must be above 0, got {frame_rate}.")
-    try:
-        return probe(path, frame_rate)
-    except ProbeError as error:
-        raise CommandError(str(error)) from None
+    return probe(engine.probes, path, frame_rate, lambda real: engine.check_path(real, "read"),
+                 work.cancel if work is not None else None)
 
 
 def check_document(engine, document: dict) -> None:

@@ -7,6 +7,9 @@ rename survives a power cut. A reader therefore sees the old file or the new one
 A kill between the write and the rename leaves only a hidden `.NAME.*.tmp` file behind, which
 the next save of the same project sweeps away.
 
+A project file is read, parsed and checked on a probe worker, never here (supervisor/engine/
+probes.py): a file built to make a JSON parser recurse costs a worker, not the session.
+
 Errors are one sentence naming the file and what to do (project.open and project.save pass them
 on to the user as they are).
 """
@@ -16,50 +19,33 @@ from __future__ import annotations
 import fnmatch
 import glob
 import os
+from typing import TYPE_CHECKING
 
-from supervisor.confinement.checked_files import (NotRegularFile, Verify, open_folder, open_regular,
-                                     replace_in_folder)
+from protocol.cancel import Cancel
+from supervisor.confinement.checked_files import Verify, open_folder, replace_in_folder
+from supervisor.errors import CommandError
 
-from protocol.model.document import DocumentError, loads
-from protocol.model.limits import MAX_PROJECT_BYTES  # a larger file is not a project: see there
+if TYPE_CHECKING:  # only its type: a process that saves projects needs no worker pool
+    from supervisor.engine.probes import Probes
 
 
 class ProjectFileError(Exception):
     """A project file that cannot be read or written; the message is the whole report."""
 
 
-def read_project(path: str, verify: Verify | None = None) -> dict:
-    """The checked document saved at `path`; `verify(real_path)` approves the file as opened
-    (a confined session's read check), so a link swapped in after the path was checked reads
-    nothing. A folder, a FIFO or a device at `path` is refused before a byte is read (a FIFO
-    would wait for a writer forever)."""
+def read_project(probes: Probes, path: str, verify: Verify | None = None,
+                 cancel: Cancel | None = None) -> dict:
+    """The checked document saved at `path`, read, parsed and checked on a probe worker
+    (workers/probes/projects.py); `verify(real_path)` approves the file as opened (a confined
+    session's read check), so a link swapped in after the path was checked reads nothing. A
+    folder, a FIFO or a device at `path` is refused before a byte is read (a FIFO would wait for
+    a writer forever), and a file past MAX_PROJECT_BYTES (protocol/model/limits.py) by its
+    size."""
     try:
-        fd = open_regular(path, verify or (lambda real: None))
-        with open(fd, "r", encoding="utf-8") as handle:
-            size = os.fstat(fd).st_size
-            if size > MAX_PROJECT_BYTES:
-                raise ProjectFileError(f"cannot open {path}: at {size} bytes it is too large to "
-                                       "be a project file; check the path.")
-            text = handle.read()
-    except NotRegularFile as error:
-        raise ProjectFileError(f"cannot open {path}: it is {error.kind}, not a project file; "
-                               "give the path of a .rvproj file.") from None
-    except FileNotFoundError:
-        raise ProjectFileError(f"cannot open {path}: there is no such file; check the path "
-                               "(project.save writes a new one).") from None
-    except PermissionError:
-        raise ProjectFileError(f"cannot open {path}: permission denied; check the file's "
-                               "permissions.") from None
-    except UnicodeDecodeError:
-        raise ProjectFileError(f"cannot open {path}: it is not a text file, so not a project "
-                               "saved by rendervisor.") from None
-    except OSError as error:
-        raise ProjectFileError(f"cannot open {path}: {error.strerror or error}.") from None
-    try:
-        return loads(text)
-    except DocumentError as error:
-        raise ProjectFileError(f"cannot open {path}: it is not a valid rendervisor project "
-                               f"({error}); fix or replace the file.") from None
+        return probes.read("project", path, f"cannot open {path}",
+                           verify or (lambda real: None), cancel)["document"]
+    except CommandError as error:
+        raise ProjectFileError(str(error)) from None
 
 
 def write_atomically(path: str, text: str, verify: Verify | None = None) -> int:

@@ -1,9 +1,17 @@
-"""The two lanes that run tools/call: each a capped set of threads and a bounded wait queue.
+"""The lanes that run tools/call: each a capped set of threads and a bounded wait queue.
 
-The long lane runs shells and blocking renders; the quick lane runs everything else. Each lane
-has its own cap, so eight ten-minute shells can never delay a file read. `submit` never blocks:
-past the cap a call waits in the lane's queue, and past the queue bound it is refused at once,
-so the stdin reader always goes straight back to reading.
+    quick    file tools, edits, reads: never waits on a worker
+    long     shells and blocking renders
+    preview  previews, filmstrips, layout checks, sound levels, template previews: wait for
+             the preview worker (or borrow idle render workers)
+    probe    calls that read a file on a probe worker (footage.import, a font file, captions)
+             or measure text there
+
+Each lane has its own cap, so eight ten-minute shells, eight previews queued for the one
+preview worker or eight imports of hostile files can never delay a file read or an edit: a
+call waiting for a worker holds a thread of its own lane only. `submit` never blocks: past the
+cap a call waits in the lane's queue, and past the queue bound it is refused at once, so the
+stdin reader always goes straight back to reading.
 """
 
 from __future__ import annotations
@@ -17,6 +25,15 @@ from typing import Callable
 # but a client that has queued 16 lanes' worth is not being served in any useful time, and is
 # better told so now than left to pile up calls without bound.
 QUEUE_FACTOR = 16
+LANES = ("quick", "long", "preview", "probe")
+# A tool's lane by what it says it is (supervisor/mcp/tools/registry.py's Tool.lane): a
+# blocking render runs in the long lane (and is let finish when stdin ends).
+LANE_OF = {"render": "long"}
+
+
+def lane_named(kind: str) -> str:
+    """The lane a tool call of `kind` ("quick", "render", "probe", ...) runs in."""
+    return LANE_OF.get(kind, kind)
 
 
 class Lane:

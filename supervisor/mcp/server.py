@@ -1,10 +1,11 @@
-"""The MCP front door: one reader, inline answers, two lanes, and an orderly end.
+"""The MCP front door: one reader, inline answers, lanes of threads, and an orderly end.
 
     stdin ──► reader thread ──► parse_line ──┬─► inline: initialize, ping, tools/list,
                                              │   resources/*, prompts/*, completion/complete,
                                              │   server/discover, tasks/*, subscriptions/listen,
                                              │   notifications (inline_methods.py)
-                                             └─► tools/call ──► quick lane | long lane (threads)
+                                             └─► tools/call ──► a lane (threads): quick,
+                                                 long, preview or probe (supervisor/mcp/lanes.py)
     every reply ──► LineWriter (one lock, whole lines) ──► stdout
     main thread: waits for the end (stdin EOF, SIGTERM/SIGINT, stdout closed) and tears down.
 
@@ -34,7 +35,7 @@ from protocol.wire import tasks as wire_tasks
 from supervisor import __version__
 from supervisor.mcp import inline_methods
 from supervisor.mcp.inline_methods import DEFERRED, RequestError
-from supervisor.mcp.lanes import Lane
+from supervisor.mcp.lanes import LANES, Lane, lane_named
 from supervisor.mcp.progress import ProgressReporter
 from supervisor.mcp.stdout_writer import LineWriter
 from supervisor.mcp.subscriptions import Subscriptions
@@ -100,7 +101,7 @@ class Server:
         self.session = session
         self.stdin = stdin
         self.writer = LineWriter(stdout, on_closed=lambda: self.request_end("stdout closed"))
-        self.lanes = {"quick": Lane("quick", max_inflight), "long": Lane("long", max_inflight)}
+        self.lanes = {name: Lane(name, max_inflight) for name in LANES}
         self.calls: dict[Any, Call] = {}  # by Call.key
         self._calls_changed = threading.Condition()
         self.tasks = TaskStore(on_status=self._task_status)
@@ -267,7 +268,7 @@ class Server:
                                                      wire_tasks.created(task, False)))
         with self._calls_changed:
             self.calls[call.key] = call
-        refused = self.lanes["quick" if lane == "quick" else "long"].submit(
+        refused = self.lanes[lane_named(lane)].submit(
             lambda: self.run_call(call, tool, args, modern))
         if refused is not None:
             with self._calls_changed:

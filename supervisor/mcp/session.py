@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from supervisor.confinement.roots import Confinement
 from supervisor.confinement.shell_policy import ShellPolicy, shell_mode
 from supervisor.engine.engine import Engine
+from supervisor.engine.probes import Probes
 from supervisor.render.service import RenderService
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
@@ -40,7 +41,7 @@ class Session:
         # (an unsaved project's default outputs are refused then), and --project itself must
         # pass the roots like any path the session touches.
         guard = self.confinement.guard if self.confinement.confined else None
-        return Engine(project, path_guard=guard)
+        return Engine(project, path_guard=guard, probes=Probes(self.pool))
 
     def close(self) -> None:
         """Stop what the session runs in the background (a wait:false render)."""

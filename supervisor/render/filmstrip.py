@@ -1,17 +1,19 @@
 """A filmstrip: frames across a comp (or at given times) drawn at once on the preview worker and
 idle render workers (supervisor/render/frame_jobs.py), laid out on one labelled contact sheet
-(supervisor/render/contact_sheet.py), so motion can be seen at a glance in one call.
+(workers/contact_sheets.py, drawn on a worker too), so motion can be seen at a glance in one
+call.
 """
 
 from __future__ import annotations
 
 from protocol.cancel import Cancel
+from protocol.cancel import Cancelled
 from protocol.model.keyframes import frame_count
+from protocol.model.sheet_grid import frame_side
 from supervisor.errors import CommandError
-from supervisor.render.contact_sheet import draw_sheet, frame_side
 from supervisor.render.frame_jobs import spread_results
 from supervisor.render.stills import frame_at
-from supervisor.runtime.pool import Pool
+from supervisor.runtime.pool import JobFailed, Pool
 
 DEFAULT_COUNT = 8
 # A sheet is one image in an agent's context: past a few dozen frames each cell is too small to
@@ -67,16 +69,31 @@ def draw_filmstrip(pool: Pool, snapshot_id: str, document: dict, comp: dict, fra
     results = spread_results(pool, "preview", payloads, snapshot_id, document, cancel, comp,
                              "max_side or count")
     labels = [f"{frame / rate:.2f} s · frame {frame}" for frame in frames]
-    png, grid = draw_sheet([result["png"] for result in results], labels, columns)
+    sheet = _sheet(pool, {"frames": [result["png"] for result in results], "labels": labels,
+                          "columns": columns}, cancel)
+    grid = sheet["grid"]
     cells = []
     for index, frame in enumerate(frames):
         row, column = divmod(index, columns)
         cells.append({"time": round(frame / rate, 6), "frame": frame, "row": row,
                       "column": column})
-    info = {"comp": comp["name"], "frames": cells, "columns": grid.columns, "rows": grid.rows,
-            "width": grid.width, "height": grid.height,
-            "cellWidth": grid.cell_width, "cellHeight": grid.cell_height}
+    info = {"comp": comp["name"], "frames": cells, **grid}
     missing = sorted({path for result in results for path in result["missing"]})
     if missing:
         info["missing"] = missing
-    return {"png": png, "info": info}
+    return {"png": sheet["png"], "info": info}
+
+
+def _sheet(pool: Pool, payload: dict, cancel: Cancel) -> dict:
+    """The contact sheet drawn on an idle render worker, else the preview worker."""
+    worker = pool.borrow_idle("render")
+    try:
+        return pool.run("preview", "contact_sheet", payload, cancel=cancel, worker=worker)
+    except JobFailed as error:
+        if cancel.cancelled:
+            raise Cancelled(cancel.reason) from None
+        raise CommandError(f"the frames were drawn, but their sheet could not be: {error}.") \
+            from None
+    finally:
+        if worker is not None:
+            pool.release(worker)

@@ -37,7 +37,9 @@ from protocol.model.output_formats import output_format
 from protocol.model.output_names import (expand_fields, find_clash, frame_path, planned_output,
                                          unknown_fields)
 from protocol.model.template_params import item_fields
-from supervisor.engine.footage_probe import ProbeError, is_missing, probe
+from supervisor.engine.footage_probe import is_missing
+from supervisor.engine.probes import Probes
+from supervisor.errors import CommandError
 from supervisor.render.inputs import ProjectInputs
 from supervisor.render.sound_plan import SoundPlan, plan_sound
 from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
@@ -123,15 +125,18 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
                 check_write: Callable[[str], None] | None = None,
                 project_path: str | None = None,
                 own: dict | None = None,
-                relink_hint: str = RELINK_HINT) -> list[ItemPlan]:
+                relink_hint: str = RELINK_HINT,
+                probes: Probes | None = None) -> list[ItemPlan]:
     """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
     an output over one of the project's inputs (`document` saved at `project_path`).
 
     `check_write(path)` raises with a sentence when a path may not be written (confinement);
     `relink_hint` says, in the caller's words, what to do about missing footage.
     `own` maps an item rendering template values to its own (snapshot id, document), or to
-    the sentence saying why it cannot render."""
+    the sentence saying why it cannot render. `probes` reads a video skipExisting may keep
+    (supervisor/engine/probes.py)."""
     own = own or {}
+    probes = probes or Probes()
     items = {item["id"]: item for item in document["renderQueue"]}
     fields = {item_id: item_fields(document, items[item_id]) for item_id in item_ids}
     plans = []
@@ -156,7 +161,7 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
     for plan in plans:
         if plan.error:
             continue
-        _frames_to_write(plan, claimed)
+        _frames_to_write(plan, claimed, probes)
         plan.sound = plan_sound(plan.snapshot[1] if plan.snapshot else document, items[plan.id],
                                 plan.comp, plan.frames)
         overwrite = inputs.overwrite(plan.files())
@@ -290,7 +295,7 @@ def missing_footage(document: dict, comp: dict) -> list[str]:
     return missing
 
 
-def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
+def _frames_to_write(plan: ItemPlan, claimed: set[str], probes: Probes) -> None:
     """Leave out, with skipExisting, what exists or an earlier item writes; then claim the
     item's own files for the items after it."""
     if plan.is_sequence:
@@ -303,7 +308,7 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
         claimed.update(paths[number] for number in plan.frames)
         return
     output = os.path.normpath(plan.output)
-    if plan.skip_existing and (output in claimed or _is_whole_video(output)):
+    if plan.skip_existing and (output in claimed or _is_whole_video(probes, output)):
         plan.skipped = True
         plan.frames_skipped = len(plan.frames)
         plan.frames = []
@@ -311,13 +316,14 @@ def _frames_to_write(plan: ItemPlan, claimed: set[str]) -> None:
     claimed.add(output)
 
 
-def _is_whole_video(path: str) -> bool:
+def _is_whole_video(probes: Probes, path: str) -> bool:
     """Whether a video skipExisting may leave alone is there: a file that opens as a video with
-    frames. A render's own video appears only when complete; a file cut short by an interrupted
-    copy, or left by another tool, does not open and is rendered again."""
+    frames (on a probe worker). A render's own video appears only when complete; a file cut
+    short by an interrupted copy, or left by another tool, does not open and is rendered
+    again."""
     if not os.path.isfile(path):
         return False
     try:
-        return probe(path).get("frameCount", 0) > 0
-    except ProbeError:
+        return probes.read("media", path, path).get("frameCount", 0) > 0
+    except CommandError:
         return False

@@ -138,7 +138,7 @@ class RenderService:
                                lambda path: engine.check_path(path, "write"),
                                engine.project_path,
                                item_snapshots(engine, snapshot_id, document, ids),
-                               self.relink_hint(engine.project_path))
+                               self.relink_hint(engine.project_path), engine.probes)
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 

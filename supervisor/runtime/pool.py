@@ -11,7 +11,8 @@
     nothing shared between workers.
 
     forkserver (started by main() while the supervisor is still single-threaded, with the worker
-    modules preloaded) ── forks ──► render workers (N), the preview worker, shell workers
+    modules preloaded) ── forks ──► render workers (N), the preview worker, probe workers,
+                                    shell workers
 
 The kinds and what each means here are one table, supervisor/runtime/worker_kinds.py. Work
 that may use spare capacity but must never delay a kind's own jobs borrows an idle worker
@@ -19,10 +20,10 @@ that may use spare capacity but must never delay a kind's own jobs borrows an id
 
 A job ends one of four ways: a result; a task error (the worker is fine and goes back to the
 pool); a cancel (cooperative first, then the whole tree killed after TEARDOWN_GRACE), also
-when a job holds the preview worker past PREVIEW_DEADLINE; or the worker dying, wedging or
-running out of its memory limit (reported by name, the worker replaced in the background).
-Render and preview workers run under a memory limit (supervisor/runtime/worker_memory.py); shell
-workers do not.
+when a job holds a worker past its kind's deadline (the preview worker, a probe worker); or the
+worker dying, wedging or running out of its memory limit (reported by name, the worker
+replaced in the background). Every kind but the shell runs under a memory limit
+(supervisor/runtime/worker_memory.py).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from protocol.wire import frames
 from supervisor.runtime import teardown
 from supervisor.runtime.env_settings import positive_number
 from supervisor.runtime.worker_kinds import KINDS
-from supervisor.runtime.worker_memory import describe_bytes, worker_memory_limit
+from supervisor.runtime.worker_memory import describe_bytes, memory_limits
 from workers import worker_main
 
 log = logging.getLogger("rendervisor.pool")
@@ -56,21 +57,13 @@ WEDGE_DEADLINE = 30.0
 # A new worker must say "ready" within this; the forkserver preloads the heavy modules, so a fork
 # is fast, but the first fork waits for that preload.
 STARTUP_DEADLINE = 60.0
-# No job may hold the one preview worker longer than this (a preview, or a comp.saveFrameAs
-# still): past it the job is stopped, the worker killed with its tree and replaced, and the
-# previews waiting behind it are served. A full-size preview of a 16384 x 9216 comp took 11 s
-# on a loaded 2-core machine, so one of the largest (16384 a side) about 20 s; shorter would
-# refuse such honest frames, longer would leave an agent, and every preview queued behind,
-# waiting on a comp too heavy to look at. Renders have no such deadline: they run on the
-# render workers and are cancellable.
-PREVIEW_DEADLINE = 30.0
-# An operator (or a test) may set it instead, in seconds.
-PREVIEW_DEADLINE_SETTING = "RENDERVISOR_PREVIEW_DEADLINE"
-# JobFailed.reason, and the cancel reason, of a job stopped by the preview deadline.
+# JobFailed.reason, and the cancel reason, of a job stopped by its kind's deadline (the
+# preview deadline, the probe deadline: supervisor/runtime/worker_kinds.py).
 DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task", "workers.audio_task", "workers.layout_checks",
-                  "workers.expression_tasks", "workers.interchange.tasks")
+                  "workers.expression_tasks", "workers.interchange.tasks",
+                  "workers.probes.tasks")
 
 
 class JobFailed(Exception):
@@ -78,13 +71,15 @@ class JobFailed(Exception):
 
     def __init__(self, message: str, reason: str = "error") -> None:
         super().__init__(message)
-        # "error", "task", "internal", "cancelled", "timeout", "deadline" (the preview
+        # "error", "task", "internal", "cancelled", "timeout", "deadline" (a kind's
         # deadline), "died", "wedged", frames.OUT_OF_MEMORY
         self.reason = reason
 
 
 class WorkerDied(JobFailed):
-    pass
+    def __init__(self, message: str, reason: str = "died", how: str = "died") -> None:
+        super().__init__(message, reason)
+        self.how = how  # describe_exit's words: "was killed by signal 11 (SIGSEGV)"
 
 
 def describe_exit(exitcode: int | None) -> str:
@@ -101,13 +96,15 @@ def describe_exit(exitcode: int | None) -> str:
 
 def stopped_reason(scope: Cancel) -> str:
     """Why a stopped job failed, as JobFailed.reason: its deadline ("timeout", or DEADLINE for
-    the preview deadline), or "cancelled" however its caller's scope was cancelled."""
+    its kind's deadline), or "cancelled" however its caller's scope was cancelled."""
     return scope.reason if scope.reason in (TIMEOUT, DEADLINE) else "cancelled"
 
 
-def stop_message(reason: str | None, deadline: float | None = None) -> str:
+def stop_message(reason: str | None, kind: str = "", deadline: float | None = None) -> str:
     if reason == DEADLINE:
-        return f"the job ran past the {deadline:g} s preview deadline and was stopped"
+        if deadline is None:  # a deadline its caller set (a filmstrip's frame on a render worker)
+            return "the job ran past its deadline and was stopped"
+        return f"the job ran past the {deadline:g} s {kind} deadline and was stopped"
     return "the job timed out and was stopped" if reason == TIMEOUT else "the job was cancelled"
 
 
@@ -248,9 +245,10 @@ class Pool:
         self.wedge_deadline = wedge_deadline
         self.render_count = max(1, render_workers)
         # Read here, when a front door starts its pool: a bad setting stops it with one line.
-        self.preview_deadline = positive_number(PREVIEW_DEADLINE_SETTING, PREVIEW_DEADLINE,
+        self.deadlines = {name: positive_number(kind.deadline.setting, kind.deadline.seconds,
                                                 "seconds")
-        self.memory_limit = worker_memory_limit(self.render_count)
+                          for name, kind in KINDS.items() if kind.deadline is not None}
+        self.memory_limits = memory_limits(self.render_count)
         self.teardown_grace = teardown_grace
         self.preload = preload
         self._lock = threading.Lock()
@@ -261,6 +259,15 @@ class Pool:
         self._all: set[Worker] = set()
         self._closed = False
         self.job_ids = itertools.count(1)
+
+    @property
+    def preview_deadline(self) -> float:
+        return self.deadlines["preview"]
+
+    @property
+    def memory_limit(self) -> int:
+        """The drawing workers' limit (render, preview)."""
+        return self.memory_limits["drawing"]
 
     # -- acquiring and returning workers ------------------------------------------------------
 
@@ -337,8 +344,8 @@ class Pool:
             return idle.pop() if idle else None
 
     def _start(self, kind: str) -> Worker:
-        limit = self.memory_limit if KINDS[kind].draws else None
-        return Worker(self.context, kind, self.preload, limit)
+        return Worker(self.context, kind, self.preload,
+                      self.memory_limits.get(KINDS[kind].memory))
 
     def release(self, worker: Worker) -> None:
         """Give a healthy worker back. Shell workers are retired after each job (whatever the
@@ -409,14 +416,15 @@ class Pool:
         """Run one job on a worker of `kind` and return its result, or raise JobFailed.
 
         `cancel` is the job's scope: cancelling it wakes the wait at once, and its deadline (a
-        shell's timeout) stops the job the same way, with reason "timeout". A preview job also
-        stops at the preview deadline. Pass `worker` to run on one already acquired."""
+        shell's timeout) stops the job the same way, with reason "timeout". A job on a kind with
+        a deadline (a preview, a probe) also stops there. Pass `worker` to run on one already
+        acquired."""
         own = worker is None
         if own:
             worker = self.acquire(kind, cancel)
         scope = cancel.child() if cancel is not None else Cancel()
-        if KINDS[worker.kind].has_deadline:
-            scope = scope.child(self.preview_deadline, DEADLINE)
+        if worker.kind in self.deadlines:
+            scope = scope.child(self.deadlines[worker.kind], DEADLINE)
         try:
             return self._run_on(worker, task, payload, scope, on_progress)
         finally:
@@ -444,7 +452,8 @@ class Pool:
             nonlocal stopping, kill_at, held
             stopping = reason
             held = teardown.snapshot(worker.pid, include_root=False)
-            kill_at = teardown.kill_deadline(self.teardown_grace)
+            kill_at = (teardown.kill_deadline(self.teardown_grace)
+                       if KINDS[worker.kind].tidies_up else time.monotonic())
             try:
                 worker.send(frames.cancel(job_id))
             except OSError:
@@ -491,7 +500,7 @@ class Pool:
                     begin_stop(stopped_reason(scope))
                 elif kill_at is not None and now >= kill_at:
                     self._kill_job(worker, held)
-                    raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
+                    raise JobFailed(self._stop_message(worker, stopping), stopping)
                 elif now >= last_beat + self.wedge_deadline:
                     held = held or teardown.snapshot(worker.pid, include_root=False)
                     self._kill_job(worker, held)
@@ -513,7 +522,7 @@ class Pool:
             # (a setsid grandchild escapes the shell's process group) goes now.
             teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
         if stopping is not None:
-            raise JobFailed(stop_message(stopping, self.preview_deadline), stopping)
+            raise JobFailed(self._stop_message(worker, stopping), stopping)
         if frame["kind"] == frames.RESULT:
             return frame.get("value")
         if frame.get("type") == frames.OUT_OF_MEMORY:
@@ -523,6 +532,9 @@ class Pool:
             raise JobFailed(f"{worker.name} ran out of {limit} and was replaced",
                             frames.OUT_OF_MEMORY)
         raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))
+
+    def _stop_message(self, worker: Worker, reason: str) -> str:
+        return stop_message(reason, worker.kind, self.deadlines.get(worker.kind))
 
     def _kill_job(self, worker: Worker, held: list[teardown.Held]) -> None:
         teardown.kill_and_reap(held, (worker.job_group,) if worker.job_group else ())
@@ -544,7 +556,7 @@ class Pool:
                 held += teardown.adopted_commands()
         self._kill_job(worker, held)
         raise WorkerDied(f"{worker.name} {describe_exit(exitcode)} while running the {task} job",
-                         "died")
+                         "died", describe_exit(exitcode))
 
     # -- shutdown -----------------------------------------------------------------------------
 

@@ -48,9 +48,9 @@ def test_a_port_that_refuses_the_connection_says_so(tmp_path):
         "scheduler, or use --cluster local."]
 
 
+@pytest.mark.timeout(600)  # each round waits for new worker processes to start
 def test_killing_every_worker_again_and_again_never_fails_the_render(tmp_path):
-    """Each time progress moves, every worker is killed (at most four times); the nannies
-    start new ones. The document the chunks draw is computed again on the new workers, where
+    """When progress moves, every worker is killed, twice; the nannies start new ones. The document the chunks draw is computed again on the new workers, where
     scattered data would be lost with the last worker that held it."""
     project = small_project(tmp_path / "long.rvproj", frames=60, width=160, height=90,
                             blur=20)
@@ -63,13 +63,15 @@ def test_killing_every_worker_again_and_again_never_fails_the_render(tmp_path):
             distributed.Client(cluster) as client:
         process = popen("render", project, "--comp", "Main", "--format", "png", "--output",
                         tmp_path / "cluster" / "f_[###].png", "--chunk-size", "2",
-                        "--cluster", cluster.scheduler_address, "--json")
+                        "--cluster", cluster.scheduler_address, "--json",
+                        # a nanny's new worker may take long to start on a busy machine
+                        env=dict(os.environ, RENDERVISOR_CLUSTER_WAIT="300"))
         last_done = 0
         for line in process.stdout:
             event = json.loads(line)
             if event["event"] != "progress" or event["done"] >= event["total"]:
                 break
-            if kills < 4 and event["done"] > last_done:
+            if kills < 2 and event["done"] > last_done:
                 last_done = event["done"]
                 client.wait_for_workers(1, timeout=120)  # a restarted one has joined
                 for pid in client.run(os.getpid, on_error="ignore").values():
@@ -78,7 +80,7 @@ def test_killing_every_worker_again_and_again_never_fails_the_render(tmp_path):
                 kills += 1
         out, err = process.communicate(timeout=300)
     assert process.returncode == 0, err
-    assert kills >= 2  # the render ran long enough to lose every worker more than once
+    assert kills == 2  # every worker was lost twice while the render ran
     done = json.loads(out.splitlines()[-1])
     assert done["event"] == "done" and done["completed"] == 1
     assert files(tmp_path / "cluster") == files(tmp_path / "local")

@@ -13,7 +13,7 @@ import numpy as np
 import psutil
 import pytest
 
-from supervisor.render.contact_sheet import LABEL_HEIGHT, PADDING
+from protocol.model.sheet_grid import LABEL_HEIGHT, PADDING
 from tests.helpers.mcp_process import McpProcess
 
 # A 40x40 red square moving from x 20 to x 620 (its center) over a 2 s comp, linearly: at comp

@@ -281,7 +281,8 @@ def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_pa
         leftovers = [name for name in files_under(str(out)) if os.path.basename(name)[0] == "."]
         assert leftovers == []
         tree = tree_of(pid)
-        assert tree.shells == [] and len(tree.workers) <= 2 + 1 + 2  # render, preview, spares
+        # render, preview, probes, spares
+        assert tree.shells == [] and len(tree.workers) <= 2 + 1 + 2 + 2
 
         # Descriptors and memory back to their baseline.
         deadline = time.monotonic() + SETTLE

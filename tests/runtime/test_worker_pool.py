@@ -164,3 +164,24 @@ def test_borrowing_an_idle_worker_never_starts_one_and_never_waits(pool):
     pool.release(borrowed)
     assert len(pool._all) == 2
 
+
+
+def test_a_probe_runs_under_the_probe_memory_limit_and_stops_at_the_probe_deadline(
+        worker_context, monkeypatch):
+    monkeypatch.setenv("RENDERVISOR_PROBE_DEADLINE", "0.5")
+    monkeypatch.setenv("RENDERVISOR_PROBE_MEMORY_MIB", "2048")
+    made, preload = worker_context
+    pool = Pool(made, 1, teardown_grace=0.5, preload=preload)
+    try:
+        worker = pool.acquire("probe")
+        assert psutil.Process(worker.pid).rlimit(psutil.RLIMIT_AS)[0] == 2048 << 20
+        started = time.monotonic()
+        with pytest.raises(JobFailed, match=r"ran past the 0\.5 s probe deadline") as failed:
+            pool.run("probe", "sleep", {"seconds": 30}, worker=worker)
+        assert failed.value.reason == "deadline"
+        # The deadline and the teardown grace, with room for a loaded machine.
+        assert time.monotonic() - started < 10
+        pool.release(worker)
+        assert pool.run("probe", "noop", 1) == 1  # a fresh probe worker serves the next
+    finally:
+        pool.close()

@@ -27,7 +27,6 @@ environment), or return None where a face is expected.
 from __future__ import annotations
 
 import functools
-import io
 import os
 from dataclasses import dataclass
 
@@ -35,6 +34,8 @@ import manimgx_fonts
 import rendercv_fonts
 import skia
 import uharfbuzz as hb
+
+from workers.compositor.compressed_fonts import WOFF_MAGIC, NotAFont, opentype_bytes
 
 DEFAULT_FAMILY = "Roboto"
 # Names that mean "some font" rather than a family: drawn in DEFAULT_FAMILY without a warning.
@@ -64,10 +65,6 @@ WEIGHT_NAMES = {100: "Thin", 200: "ExtraLight", 300: "Light", 400: "Regular", 50
 _MANAGER = skia.FontMgr.New_Custom_Empty()
 
 
-class NotAFont(ValueError):
-    """A file that no face can be read from; the message says what it is instead."""
-
-
 @dataclass(frozen=True)
 class Face:
     """One face of one font file."""
@@ -93,25 +90,6 @@ def _key(family: str) -> str:
     return "".join(family.lower().split())
 
 
-WOFF_MAGIC = (b"wOFF", b"wOF2")
-
-
-def opentype_bytes(raw: bytes) -> bytes:
-    """A WOFF or WOFF2 font as plain OpenType bytes (neither Skia's FreeType nor HarfBuzz
-    reads compressed fonts); any other bytes as they are."""
-    if raw[:4] not in WOFF_MAGIC:
-        return raw
-    from fontTools.ttLib import TTFont
-    try:
-        font = TTFont(io.BytesIO(raw), recalcBBoxes=False, recalcTimestamp=False)
-        font.flavor = None
-        out = io.BytesIO()
-        font.save(out, reorderTables=False)
-    except Exception as error:  # fontTools raises many kinds for a broken file
-        raise NotAFont(f"is a damaged WOFF font ({error})") from None
-    return out.getvalue()
-
-
 def font_bytes(path: str) -> bytes | None:
     """The OpenType bytes of a WOFF or WOFF2 file, or None for a file Skia and HarfBuzz read as
     it is (by its first bytes, whatever its name)."""
@@ -120,15 +98,6 @@ def font_bytes(path: str) -> bytes | None:
             return None
         handle.seek(0)
         return opentype_bytes(handle.read())
-
-
-def face_count(raw: bytes) -> int:
-    """How many faces Skia reads from a font file's bytes: 0 for bytes that are not a font."""
-    data = skia.Data.MakeWithCopy(opentype_bytes(raw))
-    count = 0
-    while _MANAGER.makeFromData(data, count) is not None:
-        count += 1
-    return count
 
 
 @functools.lru_cache(maxsize=256)
@@ -146,10 +115,19 @@ def _typeface_of_file(path: str, index: int) -> skia.Typeface | None:
 
 def faces_of_file(path: str, source: str) -> list[Face]:
     """Every face of a font file (a .ttc holds several); [] for a file that is not a font."""
+    return _faces(lambda index: _typeface_of_file(path, index), path, source)
+
+
+def faces_of_data(data: skia.Data, path: str) -> list[Face]:
+    """Every face of a font file's OpenType bytes (a probe's, read once: workers/probes/)."""
+    return _faces(lambda index: _MANAGER.makeFromData(data, index), path, "file")
+
+
+def _faces(typeface_at, path: str, source: str) -> list[Face]:
     faces = []
     index = 0
     while True:
-        typeface = _typeface_of_file(path, index)
+        typeface = typeface_at(index)
         if typeface is None:
             return faces
         style = typeface.fontStyle()
@@ -231,14 +209,8 @@ def family_faces(family: str | None) -> tuple:
     return bundled_index().get(key) or system_index().get(key, ())
 
 
-def missing_family(family: str | None, font_file: str | None = None) -> str | None:
-    """Why the requested font cannot be used, for a warning, or None when it can."""
-    if font_file:
-        try:
-            file_faces(font_file)
-        except NotAFont as error:
-            return f"the font file {error}; the text is drawn in {DEFAULT_FAMILY}"
-        return None
+def missing_family(family: str | None) -> str | None:
+    """Why the requested family cannot be used, for a warning, or None when it can."""
     if family and family.lower() not in GENERIC_FAMILIES and not family_faces(family):
         return (f"the font family {family!r} is not bundled or installed on this machine; the "
                 f"text is drawn in {DEFAULT_FAMILY} (font.list lists the families)")

@@ -5,10 +5,13 @@ Text is measured by the ink of its glyphs where its layout puts them (text anima
 move glyphs for a while, are left aside), with half its stroke around them; a solid or shape by
 its content box with half its stroke; footage, precomps and nulls by their content box
 (protocol/model/layers.py). The supervisor and the workers both call this, so a preset's slide
-and a layout check agree on where a layer ends.
+and a layout check agree on where a layer ends; the supervisor passes text's ink as a probe
+worker measured it (its font file may be a user's, never read in the supervisor).
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 import skia
 
@@ -20,13 +23,15 @@ from workers.compositor.text_layout import lay_out
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 
-def content_rect(document: dict, comp: dict, layer: dict, time: float) -> Rect:
+def content_rect(document: dict, comp: dict, layer: dict, time: float,
+                 text_ink: Callable[[dict, float], Rect] | None = None) -> Rect:
     """The layer's content at comp time `time` as (left, top, right, bottom) in its own
-    coordinates; an empty text is the point (0, 0)."""
+    coordinates; an empty text is the point (0, 0). A text's ink is `text_ink(content, time)`
+    where given (the supervisor measures text on a probe worker), else laid out here."""
     kind = layer.get("type")
     content = layer.get("content", {})
     if kind == "text":
-        left, top, right, bottom = ink_rect(content, time)
+        left, top, right, bottom = (text_ink or ink_rect)(content, time)
     elif kind == "solid":
         left, top, (right, bottom) = 0.0, 0.0, solid_size(comp, layer, time)
     else:

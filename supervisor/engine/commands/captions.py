@@ -1,5 +1,5 @@
-"""captions.import: a caption file (supervisor/engine/caption_files.py) as a text layer that shows
-each cue exactly during its time and nothing between cues.
+"""captions.import: a caption file (supervisor/engine/caption_files.py, read on a probe worker)
+as a text layer that shows each cue exactly during its time and nothing between cues.
 
 The layer's `text` is keyed with hold keys: a cue's text at its start, an empty text at its
 end (unless the next cue starts there). `mode`:
@@ -44,10 +44,10 @@ SAME_TIME = 1e-6
                     '{"font": "Lato", "size": 44, "fill": "#ffffff", "stroke": "#000000", '
                     '"strokeWidth": 4}'},
           "box": {"type": "array", "description": "[w, h] of the captions' box"}},
-         required=("comp", "path"))
+         required=("comp", "path"), waits_on="probe")
 def captions_import(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
-    source, cues = read_cues(engine, params["path"])
+    source, cues = read_cues(engine, params["path"], work)
     mode = params.get("mode", "line")
     cues = sorted(cues, key=lambda cue: cue[0])
     if source == "json" and mode != "word":

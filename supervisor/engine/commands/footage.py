@@ -1,8 +1,8 @@
 """Footage commands: import, list, replace, remove.
 
-Footage is probed when it enters the project (supervisor/engine/footage_probe.py); a file that is
-later moved or deleted stays in the project and is reported as missing, by name, in footage.list,
-project.info and doc_inspect, never as a crash.
+Footage is probed when it enters the project (supervisor/engine/footage_probe.py, on a probe
+worker); a file that is later moved or deleted stays in the project and is reported as missing,
+by name, in footage.list, project.info and doc_inspect, never as a crash.
 """
 
 from __future__ import annotations
@@ -54,11 +54,11 @@ FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (
 
 
 def import_footage(engine, path: str, name: str | None = None,
-                   frame_rate: float | None = None) -> tuple[dict, bool, list[str]]:
+                   frame_rate: float | None = None, work=None) -> tuple[dict, bool, list[str]]:
     """The footage item for `path`, imported now or (the same file) already; whether it is
     new; and the probe's warnings (an SVG's text, a Lottie file's unsupported features).
     layer.add with a path uses this too, so a file is only ever imported once."""
-    fields = probed(engine, path, frame_rate)
+    fields = probed(engine, path, frame_rate, work)
     warnings = fields.pop("warnings", [])
     for existing in engine.doc["footage"]:
         if existing["path"] == fields["path"]:
@@ -82,10 +82,10 @@ def import_footage(engine, path: str, name: str | None = None,
          "as meant.",
          {"path": PATH, "name": {"type": "string", "description": "the item's name (default: the "
                                  "file name)"}, "frameRate": FRAME_RATE},
-         required=("path",))
+         required=("path",), waits_on="probe")
 def footage_import(engine, params, work):
     footage, new, warnings = import_footage(engine, params["path"], params.get("name"),
-                                            params.get("frameRate"))
+                                            params.get("frameRate"), work)
     result = {"footage": footage["id"], "new": new, **footage_summary(footage)}
     return {**result, "warnings": warnings} if warnings else result
 
@@ -106,10 +106,10 @@ def footage_list(engine, params, work):
          "Point a footage item at another file (re-probed); every layer using it shows the new "
          "file.",
          {"footage": FOOTAGE_REF, "path": PATH, "frameRate": FRAME_RATE},
-         required=("footage", "path"))
+         required=("footage", "path"), waits_on="probe")
 def footage_replace(engine, params, work):
     footage = find_footage(engine.doc, params["footage"])
-    fields = probed(engine, params["path"], params.get("frameRate"))
+    fields = probed(engine, params["path"], params.get("frameRate"), work)
     warnings = fields.pop("warnings", [])
     unfit = sorted(layer_type for layer_type in layer_types_showing(engine.doc, footage)
                    if not still_shown(layer_type, fields))

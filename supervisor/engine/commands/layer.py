@@ -22,12 +22,12 @@ from supervisor.engine.commands.footage import article, check_shown_by, import_f
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.engine.commands.overview import layer_summary
 from supervisor.engine.commands.registry import (COLOR, COLOR_FORMAT, COMP_REF, FILL, LAYER_REF,
-                                                 READ_PATH, VEC2, command, described,
-                                                 formatted)
+                                                 READ_PATH, VEC2, command, described, formatted,
+                                                 probes_given)
 from supervisor.engine.font_files import check_font_file
+from supervisor.engine.font_warnings import font_warnings
 from supervisor.errors import CommandError
 from workers.compositor.fonts import bundled_families
-from workers.compositor.text_warnings import font_warnings
 
 ATTRIBUTE_PARAMS = {
     "name": {"type": "string"},
@@ -155,7 +155,7 @@ _SHAPE_COMMON = ("shape", "size", "fill", "stroke", "strokeWidth", "strokeJoin",
                                        "footage first"),
           "index": {"type": "integer", "description": "1-based position (1, the default, is "
                     "the top)"}},
-         required=("comp", "type"))
+         required=("comp", "type"), waits_on=probes_given("path", "fontFile"))
 def layer_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
@@ -168,10 +168,10 @@ def layer_add(engine, params, work):
                                "layer does not take one.")
         if "footage" in params:
             raise CommandError("give footage or path, not both.")
-        footage, _, warnings = import_footage(engine, params.pop("path"))
+        footage, _, warnings = import_footage(engine, params.pop("path"), work=work)
         params["footage"] = footage["id"]
     given = _content_params(doc, kind, params, creating=True)
-    _check_font_file(engine, given)
+    _check_font_file(engine, given, work)
     content = default_content(kind, given, comp)
     index = params.get("index", 1)
     if not 1 <= index <= len(comp["layers"]) + 1:
@@ -189,7 +189,7 @@ def layer_add(engine, params, work):
     result = {"layer": layer["id"], "name": layer["name"], "index": index}
     if warnings:
         result["warnings"] = warnings
-    return _with_warnings(result, layer)
+    return _with_warnings(engine, result, layer)
 
 
 @command("layer.set", "Change a layer",
@@ -201,13 +201,13 @@ def layer_add(engine, params, work):
          "space); keepTransform: false keeps the values and lets it jump.",
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
           **CONTENT_PARAMS, "keepTransform": KEEP_TRANSFORM},
-         required=("comp", "layer"))
+         required=("comp", "layer"), waits_on=probes_given("fontFile"))
 def layer_set(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
     layer = find_layer(comp, params["layer"])
     given = _content_params(doc, layer["type"], params, creating=False, layer=layer)
-    _check_font_file(engine, given)
+    _check_font_file(engine, given, work)
     if "shape" in given and given["shape"] != layer["content"]["shape"]:
         _reshape(layer["content"], given["shape"])
     box_before = content_box(doc, layer)
@@ -222,7 +222,7 @@ def layer_set(engine, params, work):
     if layer["type"] == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
                            "other precomps; pick another source.")
-    return _with_warnings(layer_summary(comp, layer), layer)
+    return _with_warnings(engine, layer_summary(comp, layer), layer)
 
 
 @command("layer.get", "Read a layer",
@@ -350,9 +350,9 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     return checked
 
 
-def _check_font_file(engine, given: dict) -> None:
+def _check_font_file(engine, given: dict, work) -> None:
     if "fontFile" in given:
-        given["fontFile"] = check_font_file(engine, given["fontFile"])
+        given["fontFile"] = check_font_file(engine, given["fontFile"], work)
 
 
 def _follow_box(doc: dict, layer: dict, box_before: tuple) -> None:
@@ -365,10 +365,10 @@ def _follow_box(doc: dict, layer: dict, box_before: tuple) -> None:
         layer["transform"]["anchor"] = [box_after[0] / 2, box_after[1] / 2]
 
 
-def _with_warnings(result: dict, layer: dict) -> dict:
+def _with_warnings(engine, result: dict, layer: dict) -> dict:
     """A text layer's result names what it draws with a fallback (docs/commands.md)."""
     if layer["type"] == "text":
-        warnings = font_warnings(layer["content"])
+        warnings = font_warnings(engine.probes, layer["content"])
         if warnings:
             result["warnings"] = result.get("warnings", []) + warnings
     return result

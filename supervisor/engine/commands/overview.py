@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from protocol.model.audio import SOUNDING_TYPES, comp_has_sound, item_has_sound, sample_rate
 from protocol.model.keyframes import frame_count, is_animated, static_value
+from supervisor.engine.font_warnings import font_warnings
 from supervisor.engine.footage_probe import is_missing
-from workers.compositor.text_warnings import font_warnings
 
 
 def project_info(engine) -> dict:
@@ -38,7 +38,8 @@ def document_overview(engine) -> dict:
     fallbacks = [{"comp": comp["id"], "layer": layer["id"], "name": layer["name"],
                   "warnings": warnings}
                  for comp in doc["comps"] for layer in comp["layers"]
-                 if layer["type"] == "text" and (warnings := font_warnings(layer["content"]))]
+                 if layer["type"] == "text"
+                 and (warnings := font_warnings(engine.probes, layer["content"]))]
     if fallbacks:
         overview["fontFallbacks"] = fallbacks
     return overview

@@ -18,7 +18,7 @@ from protocol.model.transforms import layer_matrix, mapped_rect
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.prop import replace_keys
 from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
-from supervisor.engine.commands.text import play_preset
+from supervisor.engine.commands.text import measured, play_preset
 from supervisor.errors import CommandError
 from workers.compositor.layer_boxes import content_rect
 
@@ -49,7 +49,7 @@ def preset_list(engine, params, work):
           "duration": {"type": "number", "description": "seconds it lasts"},
           "params": {"type": "object", "description": "the preset's own params, e.g. "
                      '{"from": "bottom"} for slideIn (preset.list)'}},
-         required=("comp", "layer", "preset"))
+         required=("comp", "layer", "preset"), waits_on="probe")
 def preset_apply(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
@@ -65,17 +65,21 @@ def preset_apply(engine, params, work):
         raise CommandError(f"{error}.") from None
     start, duration = _timing(preset, layer, params)
     end = start + (duration or 0.0)
+
+    def ink(content: dict, time: float) -> tuple:
+        return tuple(measured(engine, content, time, work)["ink"])
+
     subject = Subject(
         start=start, end=end, params=given,
         rest=lambda key, time: value_at(layer["transform"][key], time),
-        box=content_rect(doc, comp, layer, end),
+        box=content_rect(doc, comp, layer, end, ink),
         extent=lambda time: mapped_rect(layer_matrix(comp, layer, time),
-                                        content_rect(doc, comp, layer, time)),
+                                        content_rect(doc, comp, layer, time, ink)),
         comp_size=(float(comp["width"]), float(comp["height"])))
     plan = preset.plan(subject)
     if plan.text is not None:
         return {"preset": name, "layer": layer["id"],
-                **play_preset(engine, layer, plan.text, start, duration, None, None)}
+                **play_preset(engine, layer, plan.text, start, duration, None, None, work)}
     result = {"preset": name, "layer": layer["id"], "start": start, "end": end, "keys": []}
     for path, keys in plan.keys.items():
         result["keys"] += _stored(path, replace_keys(resolve(layer, path), path, keys))

@@ -33,13 +33,14 @@ def project_new(engine, params, work):
          "missingFootage rather than failing the open, and queue items whose codecOptions will "
          "be refused at render are named in warnings.",
          {"path": formatted(READ_PATH, "the project file")}, required=("path",),
-         kind="history")
+         kind="history", waits_on="probe")
 def project_open(engine, params, work):
     engine.check_path(params["path"], "read")  # as given: confinement refuses relative paths
     path = os.path.abspath(params["path"])
     try:
         doc = resolve_opened(read_project(
-            path, verify=lambda real: engine.check_path(real, "read")), path)
+            engine.probes, path, lambda real: engine.check_path(real, "read"),
+            work.cancel if work is not None else None), path)
     except ProjectFileError as error:
         raise CommandError(str(error)) from None
     engine.replace_document(doc, path)

@@ -15,6 +15,12 @@ How a command touches the engine is its `kind`:
   project.open, edit.undo, edit.redo);
 - "render": delegated to `engine.render_service`, and run WITHOUT the lock, because a render can
   take minutes and must never hold up an edit (docs/architecture.md, "The one rule").
+
+A command that may wait on a worker says which kind (`waits_on`, or a function of its params
+giving it): "probe" for one that reads a file (footage, a font, captions: supervisor/engine/
+probes.py) or measures text, "preview" for one that draws a frame. The front door runs such a
+call in that worker's lane, never in the quick lane, and the engine probes for a "probe" command
+before it takes the lock (Engine.run), so no edit waits behind a file being read.
 """
 
 from __future__ import annotations
@@ -42,10 +48,19 @@ class Command:
     required: tuple
     handler: Callable[[Any, dict, Any], dict]
     kind: str
+    # The worker kind a call may wait on ("probe", "preview"), a function of the call's params
+    # giving it (or None), or None.
+    waits_on: str | Callable[[dict], str | None] | None = None
 
     @property
     def mutates(self) -> bool:
         return self.kind != "read"
+
+    def waits_for(self, params: Any) -> str | None:
+        """The worker kind a call with `params` may wait on, if any."""
+        if callable(self.waits_on):
+            return self.waits_on(params if isinstance(params, dict) else {})
+        return self.waits_on
 
     def schema(self) -> dict:
         schema = {"type": "object", "properties": self.properties, "additionalProperties": False}
@@ -67,7 +82,7 @@ COMMANDS: dict[str, Command] = {}
 
 
 def command(id: str, title: str, description: str, properties: dict | None = None,
-            required: tuple = (), kind: str = "edit") -> Callable:
+            required: tuple = (), kind: str = "edit", waits_on: Any = None) -> Callable:
     """Register `handler(engine, params, work)` as the engine command `id`."""
     if kind not in KINDS:
         raise ValueError(f"command {id}: kind must be one of {KINDS}")
@@ -76,7 +91,7 @@ def command(id: str, title: str, description: str, properties: dict | None = Non
         if id in COMMANDS:
             raise RuntimeError(f"command {id} registered twice")
         COMMANDS[id] = Command(id, title, description, dict(properties or {}), tuple(required),
-                               handler, kind)
+                               handler, kind, waits_on)
         return handler
 
     return register
@@ -130,6 +145,12 @@ def check_params(cmd: Command, params: Any) -> dict:
             raise CommandError(f"{cmd.id}: {name} must be one of "
                                f"{', '.join(map(str, spec['enum']))}, got {value!r}.")
     return params
+
+
+def probes_given(*names: str) -> Callable[[dict], str | None]:
+    """`waits_on` for a command that reads a file only when given one of `names` (layer.add's
+    path or fontFile)."""
+    return lambda params: "probe" if any(name in params for name in names) else None
 
 
 # Schema fragments the families share, so a comp reference reads the same everywhere.

@@ -23,14 +23,15 @@ SERVICE_METHODS: dict[str, str] = {}
 
 
 def render_command(id: str, title: str, description: str, properties: dict | None = None,
-                   required: tuple = (), *, method: str) -> None:
+                   required: tuple = (), *, method: str, waits_on: str | None = None) -> None:
     """Declare a command carried out by `engine.render_service.<method>(engine, params, work)`."""
     SERVICE_METHODS[id] = method
 
     def handler(engine, params, work):
         return delegate(engine, id, params, work)
 
-    command(id, title, description, properties, required, kind="render")(handler)
+    command(id, title, description, properties, required, kind="render",
+            waits_on=waits_on)(handler)
 
 
 def available(engine, command_id: str) -> bool:

@@ -24,7 +24,8 @@ from protocol.model.template_params import (ParamError, TargetError, find_param,
                                             names_listed, resolved_values)
 from supervisor.engine.commands.lookup import find_comp, find_item
 from supervisor.engine.commands.overview import item_summary
-from supervisor.engine.commands.registry import COMP_REF, ITEM_REF, OUTPUT_PATH, command, formatted
+from supervisor.engine.commands.registry import (COMP_REF, ITEM_REF, OUTPUT_PATH, command,
+                                                 formatted, probes_given)
 from supervisor.errors import CommandError
 from supervisor.engine.commands.render import render_command
 from supervisor.engine.template_values import checked_values
@@ -155,7 +156,8 @@ def _set_options(item: dict, params: dict) -> None:
          "its sound (audio, audioCodec, audioBitrate) and template params (values for the "
          "project's params, for this item only). Returns {item, output} with output resolved "
          "to an absolute path or pattern ([param:NAME] fills in a param's value).",
-         {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",))
+         {"comp": COMP_REF, **ITEM_PARAMS}, required=("comp",),
+         waits_on=probes_given("params"))
 def queue_add(engine, params, work):
     doc = engine.doc
     comp = find_comp(doc, params["comp"])
@@ -181,7 +183,8 @@ def queue_add(engine, params, work):
          "Change a queue item's comp, output, format, frames, skipExisting, codecOptions, "
          "sound (audio, audioCodec, audioBitrate; null returns one to its default) or params "
          "(replacing the item's values); the item is queued again.",
-         {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",))
+         {"item": ITEM_REF, "comp": COMP_REF, **ITEM_PARAMS}, required=("item",),
+         waits_on=probes_given("params"))
 def queue_set(engine, params, work):
     doc = engine.doc
     item = find_item(doc, params["item"])

@@ -23,7 +23,7 @@ from protocol.model.values import describe
 from supervisor.engine.commands.lookup import find_comp, find_footage, find_layer
 from supervisor.engine.commands.prop import PATH
 from supervisor.engine.commands.registry import (COMP_REF, FOOTAGE_REF, LAYER_REF, command,
-                                                 described)
+                                                 described, probes_given)
 from supervisor.engine.commands.render import render_command
 from supervisor.engine.template_values import checked_values, footage_fields
 from supervisor.errors import CommandError
@@ -143,7 +143,7 @@ def _target_summary(doc: dict, param: dict, target: dict) -> dict:
           "type": {"type": "string", "enum": list(TYPES), "description": "checked against "
                    "the property's (default: the property's)"},
           "default": DEFAULT, "description": DESCRIPTION},
-         required=("name",))
+         required=("name",), waits_on=probes_given("default", "footage"))
 def template_add_param(engine, params, work):
     try:
         name = check_name(params["name"])
@@ -186,7 +186,7 @@ def template_list(engine, params, work):
          {"name": NAME, "default": DEFAULT, "description": DESCRIPTION,
           "required": {"type": "boolean", "description": "true: no default, every render "
                        "gives a value; false needs a default"}},
-         required=("name",))
+         required=("name",), waits_on=probes_given("default"))
 def template_set_param(engine, params, work):
     param = _param(engine, params["name"])
     if params.get("required") is True:
@@ -238,4 +238,4 @@ render_command(
      "maxSide": {"type": "integer", "minimum": 0, "description": "the longer side at most "
                   "(default 960; 0 = full size)"},
      "transparent": {"type": "boolean", "description": "leave the background out"}},
-    required=("params",), method="preview_template")
+    required=("params",), method="preview_template", waits_on="preview")

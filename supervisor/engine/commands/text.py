@@ -16,7 +16,6 @@ from protocol.model.expressions import prune_expressions
 from supervisor.engine.commands.lookup import find_comp, find_layer
 from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
 from supervisor.errors import CommandError
-from workers.compositor.text_layout import lay_out
 
 ANIMATOR_PROPERTIES = {
     "type": "object",
@@ -105,15 +104,24 @@ def text_remove_animator(engine, params, work):
           "duration": {"type": "number", "description": "seconds, for the whole text"},
           "unit": {"type": "string", "enum": list(UNITS)},
           "stagger": {"type": "number", "description": "seconds between units"}},
-         required=("comp", "layer", "preset"))
+         required=("comp", "layer", "preset"), waits_on="probe")
 def text_animate(engine, params, work):
     _, layer = _text_layer(engine, params)
     return play_preset(engine, layer, params["preset"], float(params.get("start", 0.0)),
-                       params.get("duration"), params.get("unit"), params.get("stagger"))
+                       params.get("duration"), params.get("unit"), params.get("stagger"), work)
+
+
+def measured(engine, content: dict, time: float, work=None) -> dict:
+    """A text's units and ink at `time` ({graphemes, words, lines, ink}), laid out on a probe
+    worker (supervisor/engine/probes.py): its font file is read there, once the roots allow."""
+    if isinstance(content.get("fontFile"), str):
+        engine.check_path(content["fontFile"], "read")
+    return engine.probes.measure_text(content, [time],
+                                      work.cancel if work is not None else None)[0]
 
 
 def play_preset(engine, layer: dict, name: str, start: float, duration: float | None,
-                unit: str | None, stagger: float | None) -> dict:
+                unit: str | None, stagger: float | None, work=None) -> dict:
     """Add text preset `name`'s animator and keys to a text layer (text.animate, and
     preset.apply's typewriter); what it added, as text.animate returns it."""
     preset = PRESETS[name]
@@ -122,9 +130,9 @@ def play_preset(engine, layer: dict, name: str, start: float, duration: float | 
         raise CommandError(f"text.animate: duration must be above 0 seconds, got {duration}.")
     if stagger is not None and stagger < 0:
         raise CommandError(f"text.animate: stagger must be 0 seconds or more, got {stagger}.")
-    layout = lay_out(layer["content"], start)
-    units = {"character": layout.graphemes, "word": layout.words,
-             "line": len(layout.lines)}[unit]
+    layout = measured(engine, layer["content"], start, work)
+    units = {"character": layout["graphemes"], "word": layout["words"],
+             "line": layout["lines"]}[unit]
     plan = preset_plan(preset, units, start, duration, stagger)
     selector = dict(plan["range"])
     for key_name, keys in plan["keys"].items():

@@ -29,7 +29,7 @@ from workers.mixer.levels import dbfs
        "start": {"type": "number", "minimum": 0, "description": "comp time in seconds (0)"},
        "end": {"type": "number", "minimum": 0,
                "description": "comp time in seconds (default: the comp's end)"}},
-      read_only=True, idempotent=True,
+      read_only=True, idempotent=True, lane="preview",
       output=record({"comp": STRING, "start": NUMBER, "end": NUMBER, "sampleRate": INTEGER,
                      "window": NUMBER, "peak": nullable(NUMBER), "clipped": BOOLEAN,
                      "levels": array(record({"time": NUMBER, "peak": nullable(NUMBER),

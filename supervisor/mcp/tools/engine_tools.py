@@ -4,10 +4,12 @@ the rendervisor://commands and rendervisor://document resources; and the catalog
 
 Each tool is a thin door onto the session's Engine (`ctx.session.engine`,
 supervisor/engine/engine.py): the engine takes the document lock, checks params and records undo;
-this module only maps tool arguments to engine calls and CommandError to ToolError. All run in the
-quick lane, except a call that is (or a batch that holds) a blocking render: that one runs in the
-long lane, where the front door lets it finish on stdin EOF; the render service reports its
-progress and watches ctx for cancellation.
+this module only maps tool arguments to engine calls and CommandError to ToolError. A call runs
+in the quick lane unless it may wait on a worker: one that is (or a batch that holds) a blocking
+render runs in the long lane, where the front door lets it finish on stdin EOF; one that draws
+a frame (template.preview) in the preview lane; one that reads a file or measures text on a
+probe worker (footage.import, a fontFile, captions.import: the command's `waits_on`) in the
+probe lane; so no call waiting on a worker ever holds a quick-lane thread.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import sys
 from typing import Any, TextIO
 
 from supervisor.engine.commands.overview import document_overview
-from supervisor.engine.commands.registry import COLOR_FORMAT, EASING_FORMAT, GRADIENT_FORMAT
+from supervisor.engine.commands.registry import (COLOR_FORMAT, COMMANDS, EASING_FORMAT,
+                                                 GRADIENT_FORMAT)
 from supervisor.errors import CommandError
 from supervisor.engine.engine import Engine
 from supervisor.mcp.output_links import finished_outputs, with_output_links
@@ -64,7 +67,8 @@ def command_list(args: dict, ctx: CallContext) -> dict:
                         bool(args.get("schemas")), bool(args.get("compact")))
 
 
-# -- lanes: a blocking render runs in the long lane and is let finish on stdin EOF ------------
+# -- lanes: a blocking render runs in the long lane and is let finish on stdin EOF; a call that
+# waits on the preview or a probe worker runs in that worker's lane ----------------------------
 
 # Commands that render and block until done unless told otherwise (render service's business).
 BLOCKING_RENDERS = {"renderQueue.render", "comp.saveFrameAs", "render.preRender",
@@ -84,15 +88,29 @@ def _renders(command_id: Any, params: Any) -> bool:
     return True
 
 
+# When a batch's steps wait on several kinds of worker, the lane of the first kind listed.
+LANE_ORDER = ("render", "preview", "probe")
+
+
+def _lane(command_id: Any, params: Any) -> str:
+    """The lane of one command call: "render" for a blocking render, else the worker kind it
+    may wait on ("preview", "probe"), else "quick"."""
+    if _renders(command_id, params):
+        return "render"
+    cmd = COMMANDS.get(command_id) if isinstance(command_id, str) else None
+    return (cmd.waits_for(params) if cmd is not None else None) or "quick"
+
+
 def command_run_lane(args: dict) -> str:
-    return "render" if _renders(args.get("id"), args.get("params")) else "quick"
+    return _lane(args.get("id"), args.get("params"))
 
 
 def command_batch_lane(args: dict) -> str:
     steps = args.get("steps")
     steps = steps if isinstance(steps, list) else []
-    return "render" if any(isinstance(step, dict) and _renders(step.get("id"), step.get("params"))
-                           for step in steps) else "quick"
+    lanes = {_lane(step.get("id"), step.get("params")) for step in steps
+             if isinstance(step, dict)}
+    return next((lane for lane in LANE_ORDER if lane in lanes), "quick")
 
 
 @tool("command_run", "Run an engine command",

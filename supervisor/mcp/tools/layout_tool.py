@@ -29,7 +29,7 @@ from supervisor.render.layout_check import MAX_MOMENTS, check_layout
                       "inside (default 80)"},
        "action_safe": {"type": "number", "description": "percent named when text leaves it "
                        "too (default 90)"}},
-      required=("comp",), read_only=True, idempotent=True,
+      required=("comp",), read_only=True, idempotent=True, lane="preview",
       output=record({"findings": array(record(
           {"layer": STRING, "layerId": STRING, "time": NUMBER, "times": array(NUMBER),
            "kind": described(STRING, "offCanvas, unsafe, overflow, tooSmall, ..."), "message": STRING,

@@ -70,7 +70,7 @@ def _cache(session) -> PreviewCache:
                  "description": "comp frame number, from 0 (instead of time)"},
        "max_side": {"type": "integer", "minimum": 0},
        "transparent": {"type": "boolean", "description": "leave the background out"}},
-      read_only=True, idempotent=True,
+      read_only=True, idempotent=True, lane="preview",
       output=record({"comp": STRING, "time": NUMBER, "frame": INTEGER, "width": INTEGER,
                      "height": INTEGER, "missing": array(STRING)},
                     ("comp", "time", "frame", "width", "height")))

@@ -50,8 +50,9 @@ def render_start(args, ctx):
 
 def status_lane(args: dict) -> str:
     # A status that waits holds its thread for up to MAX_WAIT: never a quick-lane thread, which
-    # a file read may be waiting for.
-    return "long" if args.get("wait") else "quick"
+    # a file read may be waiting for. One that does not may still wait for the preview worker
+    # (the thumbnails of finished outputs), so it waits in the preview lane.
+    return "long" if args.get("wait") else "preview"
 
 
 @tool("render_status", "Follow a render",

@@ -1,12 +1,13 @@
-"""A contact sheet: frames in a grid on one PNG, each with a label under it, drawn with Skia.
+"""A contact sheet's grid: where each of its frames and labels sits, which the worker that draws
+the sheet (workers/contact_sheets.py) and the supervisor that sizes its frames and describes it
+(supervisor/render/filmstrip.py) must agree on.
 
     ┌──────────┐ ┌──────────┐ ┌──────────┐
     │  frame   │ │  frame   │ │  frame   │   PADDING around and between cells
     └──────────┘ └──────────┘ └──────────┘
      0.00 s · frame 0   0.50 s · frame 15 ...   a LABEL_HEIGHT strip under each
 
-Labels are laid out by the compositor's own text engine (workers/compositor/text_layout.py), in
-its bundled default face, so a sheet reads the same on every machine.
+Pure: numbers only.
 """
 
 from __future__ import annotations
@@ -14,15 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import skia
-
-from workers.compositor.text_layout import lay_out
-
 PADDING = 8
 LABEL_HEIGHT = 22
 LABEL_SIZE = 14
-BACKGROUND = skia.Color4f(0.12, 0.12, 0.12, 1)
-LABEL_COLOR = skia.Color4f(0.92, 0.92, 0.92, 1)
 
 
 @dataclass(frozen=True)
@@ -56,25 +51,3 @@ def frame_side(count: int, columns: int, comp_size: tuple[int, int], max_side: i
     by_height = ((max_side - (rows + 1) * PADDING) / rows - LABEL_HEIGHT) * width / height
     cell_width = max(1.0, min(by_width, by_height, float(width)))
     return max(1, math.floor(cell_width * max(width, height) / width))
-
-
-def draw_sheet(frames: list[bytes], labels: list[str], columns: int) -> tuple[bytes, Grid]:
-    """The sheet of `frames` (PNGs of one size) as a PNG, and its grid."""
-    images = [skia.Image.MakeFromEncoded(skia.Data.MakeWithCopy(png)) for png in frames]
-    grid = Grid(columns, math.ceil(len(images) / columns), images[0].width(),
-                images[0].height())
-    surface = skia.Surface(grid.width, grid.height)
-    canvas = surface.getCanvas()
-    canvas.clear(BACKGROUND)
-    label_paint = skia.Paint(AntiAlias=True)
-    label_paint.setColor4f(LABEL_COLOR)
-    for index, (image, label) in enumerate(zip(images, labels)):
-        left, top = grid.origin(index)
-        canvas.drawImage(image, left, top)
-        layout = lay_out({"text": label, "size": LABEL_SIZE, "align": "left",
-                          "verticalAlign": "middle"})
-        if layout.blob is not None:
-            canvas.drawTextBlob(layout.blob, left + 2, top + grid.cell_height + LABEL_HEIGHT / 2,
-                                label_paint)
-    png = surface.makeImageSnapshot().encodeToData(skia.kPNG, 100)
-    return bytes(png), grid
