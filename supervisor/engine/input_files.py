@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from protocol.model.layers import FOOTAGE_TYPES
 from protocol.model.sequences import sequence_path
 from supervisor.confinement.checked_files import NotRegularFile, open_regular
+from supervisor.engine.project_paths import path_fields
 
 
 @dataclass(frozen=True)
@@ -105,16 +106,12 @@ def used_comps(document: dict, comp_ids: list[str] | None) -> list[dict]:
 def footage_param_values(document: dict) -> list[tuple[str, str]]:
     """(path, who holds it) for every footage param's default and queue item's value."""
     values = []
-    for param in document.get("params") or []:
-        if not isinstance(param, dict) or param.get("type") != "footage":
-            continue
-        name = param.get("name")
-        if isinstance(param.get("default"), str):
-            values.append((param["default"], f"the default of param {name!r}"))
-        for item in document.get("renderQueue", []):
-            value = (item.get("params") or {}).get(name)
-            if isinstance(value, str):
-                values.append((value, f"param {name!r} of queue item {item['id']!r}"))
+    for kind, holder, key in path_fields(document):
+        value = holder.get(key)
+        if kind == "footage param" and isinstance(value, str):
+            values.append((value, f"the default of param {holder['name']!r}"
+                           if key == "default" and "type" in holder
+                           else f"param {key!r} of a queue item"))
     return values
 
 
