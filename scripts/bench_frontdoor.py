@@ -1,6 +1,7 @@
 """Front-door benchmark: rendervisor mcp beside the official SDK's MCPServer, one driver, one run.
 
-    python scripts/bench_frontdoor.py [--reads 300] [--pipelined 3000]
+    python scripts/bench_frontdoor.py [--reads 300] [--pipelined 3000] [--pings 1000]
+                                      [--only-studio]
 
 Prints one JSON object:
 - ping and read_file latency p50/p99 (ms), alternating, while (a) 8 long shells run, for both
@@ -11,13 +12,17 @@ Prints one JSON object:
   and the ratio;
 - supervisor to worker no-op job round trip (µs, median), against ProcessPoolExecutor's
   submit-and-wait on the same machine;
-- cancel-to-tree-gone and stdin-EOF-to-exit (ms), with whether the peer's shell survived.
+- cancel-to-tree-gone and stdin-EOF-to-exit (ms), with whether the peer's shell survived;
+- ping latency p50/p99 (ms) of `rendervisor mcp --studio` while its page is open in headless
+  Chromium and scrubbing as fast as frames come, beside the same session with no studio
+  (the peer here: what the studio costs the front door), and the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import itertools
 import json
 import os
@@ -38,9 +43,9 @@ PEER = [sys.executable, os.path.join(HERE, "peers", "sdk_frontdoor_server.py")]
 class Driver:
     """A raw JSON-lines client that timestamps every answer as it arrives."""
 
-    def __init__(self, command: list[str], cwd: str) -> None:
+    def __init__(self, command: list[str], cwd: str, stderr=subprocess.DEVNULL) -> None:
         self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL, cwd=cwd)
+                                        stderr=stderr, cwd=cwd)
         self.arrived: dict = {}
         self.cond = threading.Condition()
         self.ids = itertools.count(1)
@@ -83,6 +88,15 @@ class Driver:
                     raise TimeoutError(f"no answer to {request_id}")
                 self.cond.wait(remaining)
             return self.arrived[request_id]
+
+    def studio_url(self) -> str:
+        """The studio's address, from the line `rendervisor mcp --studio` writes on stderr."""
+        for line in self.process.stderr:
+            text = line.decode()
+            if "the studio follows this session at" in text:
+                threading.Thread(target=self.process.stderr.read, daemon=True).start()
+                return text.split(" at ", 1)[1].strip()
+        raise RuntimeError("rendervisor mcp --studio ended without naming its studio")
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -290,17 +304,129 @@ def kill_leftover(processes: list) -> None:
             pass
 
 
+# Pings are spread out (one every PING_SPACING s) so that they sample a stretch of the scrubbing
+# long enough to hold many frames, rather than a burst between two of them.
+PING_SPACING = 0.01
+
+
+STUDIO_COMP = [
+    {"id": "comp.new", "params": {"name": "Main", "width": 1280, "height": 720, "duration": 4}},
+    {"id": "layer.add", "params": {"comp": "Main", "type": "solid", "color": "#203040"}},
+    {"id": "layer.add", "params": {"comp": "Main", "type": "text", "text": "Scrubbing",
+                                   "name": "Title", "size": 120, "fill": "#ffffff"}},
+    {"id": "prop.addKey", "params": {"comp": "Main", "layer": "Title",
+                                     "path": "transform.position", "time": 0,
+                                     "value": [200, 360]}},
+    {"id": "prop.addKey", "params": {"comp": "Main", "layer": "Title",
+                                     "path": "transform.position", "time": 4,
+                                     "value": [1080, 360]}}]
+
+# The page scrubs: a new frame wanted every 16 ms (a drag), the viewer drawing the latest.
+SCRUB = """() => {
+    window.scrubbing = true;
+    let frame = 0;
+    const loop = () => {
+        if (!window.scrubbing) return;
+        setFrame(frame++ % 120);
+        setTimeout(loop, 16);
+    };
+    loop();
+}"""
+
+
+FRAMES_FETCHED = ("() => performance.getEntriesByType('resource')"
+                  ".filter((entry) => entry.name.includes('preview?')).length")
+
+
+@contextlib.contextmanager
+def scrubbing(url: str):
+    """The studio at `url` open in headless Chromium and scrubbing; yields a function that
+    counts the frames the page has fetched so far."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from tests.helpers.browser import chromium
+
+    with chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.wait_for_selector(".layer-name")
+        page.evaluate(SCRUB)
+        time.sleep(1.0)
+        yield lambda: page.evaluate(FRAMES_FETCHED)
+        page.evaluate("() => { window.scrubbing = false; }")
+
+
+def interleaved_pings(drivers: dict, pings: int) -> dict:
+    """Each driver's ping p50/p99, pinged in turn (one of each, then again), so that every
+    session meets the same moments of the machine's load."""
+    latencies: dict = {name: [] for name in drivers}
+    for _ in range(pings):
+        for name, driver in drivers.items():
+            time.sleep(PING_SPACING)
+            sent = time.perf_counter()
+            arrived, _ = driver.wait(driver.request("ping", {}))
+            latencies[name].append((arrived - sent) * 1000)
+    return {name: {"p50_ms": round(statistics.median(values), 3),
+                   "p99_ms": round(percentile(values, 0.99), 3)}
+            for name, values in latencies.items()}
+
+
+def cpu_seconds(driver: Driver) -> float:
+    times = psutil.Process(driver.process.pid).cpu_times()
+    return times.user + times.system
+
+
+def ping_while_studio_scrubs(folder, pings) -> dict:
+    """Two sessions side by side, one with --studio and its page open in Chromium, scrubbing;
+    their pings interleaved, so both meet the same load (Chromium, the preview worker
+    drawing, whatever else the machine runs): the ratio of their p99s is what serving the
+    page from inside a session costs its front door."""
+    plain = Driver(OURS, folder)
+    studio = Driver(OURS + ["--studio"], folder, stderr=subprocess.PIPE)
+    try:
+        url = studio.studio_url()
+        for driver in (plain, studio):
+            driver.wait(driver.call("command_batch", {"steps": STUDIO_COMP}))
+        drivers = {"without_studio": plain, "with_studio": studio}
+        quiet = interleaved_pings(drivers, pings)
+        with scrubbing(url) as frames:
+            before, started = frames(), time.perf_counter()
+            cpu_before = {name: cpu_seconds(driver) for name, driver in drivers.items()}
+            busy = interleaved_pings(drivers, pings)
+            cpu = {name: cpu_seconds(driver) - cpu_before[name]
+                   for name, driver in drivers.items()}
+            drawn = frames() - before
+            rate = drawn / (time.perf_counter() - started)
+    finally:
+        plain.close()
+        studio.close()
+    # What the studio costs the session's process per frame: its CPU time beyond the plain
+    # session's, which answered the same pings.
+    per_frame = (cpu["with_studio"] - cpu["without_studio"]) / max(1, drawn)
+    return {"page_closed": quiet,
+            "page_open_and_scrubbing": {**busy, "frames_drawn_per_s": round(rate, 1),
+                                        "session_cpu_ms_per_frame": round(per_frame * 1000, 2)},
+            "p99_ratio_while_scrubbing": round(busy["with_studio"]["p99_ms"]
+                                               / busy["without_studio"]["p99_ms"], 2)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--reads", type=int, default=300)
     parser.add_argument("--pipelined", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=2000)
+    parser.add_argument("--pings", type=int, default=1000)
+    parser.add_argument("--only-studio", action="store_true",
+                        help="measure the ping while the studio scrubs, and nothing else")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="bench-frontdoor-")
     path = os.path.join(folder, "small.txt")
     with open(path, "w") as handle:
         handle.write("a small file\n" * 10)
     root = os.path.dirname(HERE)
+    studio = ping_while_studio_scrubs(root, args.pings)
+    if args.only_studio:
+        print(json.dumps({"ping_while_studio_scrubs": studio}, indent=2))
+        return
     ours_latency = latency_under_shells(OURS, root, path, args.reads)
     peer_latency = latency_under_shells(PEER, root, path, args.reads)
     ours_rate = pipelined_throughput(OURS, root, path, args.pipelined)
@@ -318,6 +444,7 @@ def main() -> None:
                                 "sdk_peer": cancel_to_tree_gone(PEER, root)},
         "stdin_eof_to_exit": {"rendervisor": eof_to_exit(OURS, root),
                               "sdk_peer": eof_to_exit(PEER, root)},
+        "ping_while_studio_scrubs": studio,
     }
     print(json.dumps(result, indent=2))
 

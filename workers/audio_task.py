@@ -19,6 +19,7 @@ from __future__ import annotations
 from protocol.cancel import Cancel, Cancelled
 from protocol.model.audio import sample_rate
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import FolderReplaced, OutputFolder
 from workers.exporter.sound_tracks import SoundTrackWriter
 from workers.exporter.video_encoders import CodecOptionError
 from workers.mixer.comp_sound import CompMixer, MissingSound
@@ -58,7 +59,11 @@ def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
     sample, count] or None}."""
     comp = _comp(document, spec["comp"])
     rate = sample_rate(comp)
-    opened = OpenedFiles()
+    try:
+        held = OutputFolder.of_job(spec)
+    except FolderReplaced as error:
+        raise TaskError(str(error)) from None
+    opened = OpenedFiles(held=held)
     mixer = CompMixer(document, rate)
     writer = None
     loudest, clipped, written = 0.0, [], 0
@@ -87,6 +92,8 @@ def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
         raise
     finally:
         mixer.close()
+        if held is not None:
+            held.close()
     return {"path": spec["path"], "samples": written, "peak": loudest,
             "clipped": [clipped[0][0] / rate, clipped[-1][1] / rate,
                         sum(part[2] for part in clipped)] if clipped else None}

@@ -37,6 +37,7 @@ from workers.compositor.text_layout import box_overflow, lay_out
 from workers.exporter.deep_pixels import as_8_bits
 from workers.render_tasks import FOOTAGE
 from workers.snapshots import document_for
+from workers.compositor.cube_files import LutError
 from workers.tasks import TaskError, task
 
 # Where a message says when: the supervisor puts "at 0 s and 1.5 s" there once it has merged
@@ -88,8 +89,11 @@ def layout_check(job):
     for layer in texts:
         job.cancel.check()
         if whole is None:
-            whole = as_8_bits(render_frame(document, comp["id"], time, footage=FOOTAGE,
-                                           scale=contrast_scale(comp)).pixels)
+            try:
+                whole = as_8_bits(render_frame(document, comp["id"], time, footage=FOOTAGE,
+                                               scale=contrast_scale(comp)).pixels)
+            except LutError as error:
+                raise TaskError(str(error)) from None
         ratio = text_contrast(document, comp, layer, time, whole)
         if ratio is not None and ratio < MIN_CONTRAST:
             findings.append(finding(layer, time, "lowContrast", (

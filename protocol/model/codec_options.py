@@ -31,7 +31,7 @@ Pure: no I/O. docs/outputs.md gives the list in words; renderQueue.formats lists
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.model.output_formats import AUDIO_CODECS, FORMATS
@@ -55,9 +55,10 @@ class Shape:
 @dataclass(frozen=True)
 class Params:
     """An option whose value is `key=value` pairs separated by ':' (x264-params, x265-params),
-    every key one of `keys`, every value a word."""
+    every key one of `keys`, every value a word, or of its own shape in `shapes`."""
     encoder: str
     keys: frozenset[str]
+    shapes: dict = field(default_factory=dict, compare=False)
 
     @property
     def says(self) -> str:
@@ -114,8 +115,19 @@ X265_KEYS = frozenset("""
     subme merange weightp weightb strong-intra-smoothing frame-threads pools wpp level-idc
     high-tier repeat-headers aud hrd info colorprim transfer colormatrix range chromaloc
     log-level lossless rect amp limit-refs early-skip fast-intra b-intra tskip rskip rc-grain
-    max-cll hdr10 hdr10-opt
+    max-cll hdr10 hdr10-opt master-display
 """.split())
+# HDR10's mastering metadata, as x265 takes it: the mastering display's primaries and white
+# point in 0.00002 units of CIE 1931 xy, its luminance range in 0.0001 nits (SMPTE ST 2086),
+# and the content's light levels in nits (CTA-861.3).
+X265_SHAPES = {
+    "master-display": Shape(r"G\(\d{1,5},\d{1,5}\)B\(\d{1,5},\d{1,5}\)R\(\d{1,5},\d{1,5}\)"
+                            r"WP\(\d{1,5},\d{1,5}\)L\(\d{1,10},\d{1,10}\)",
+                            "G(x,y)B(x,y)R(x,y)WP(x,y)L(max,min), SMPTE ST 2086 in x265's units "
+                            "(P3-D65 at 1000 nits: G(13250,34500)B(7500,3000)R(34000,16000)"
+                            "WP(15635,16450)L(10000000,1))"),
+    "max-cll": Shape(r"\d{1,5},\d{1,5}", "MaxCLL,MaxFALL in nits (1000,400)"),
+}
 
 # Names (options or x264/x265 keys) that make an encoder read or write a file of its own,
 # for a refusal that says so; they are refused because they are not on the lists above.
@@ -152,7 +164,7 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
     "hevc": {"preset": PRESETS,
              "tune": one_of("psnr", "ssim", "grain", "zerolatency", "fastdecode", "animation"),
              "profile": WORD, "crf": NUMBER, "qp": WHOLE, **RATE_CONTROL, **KEYFRAMES,
-             "pix_fmt": PIXEL_FORMAT, "x265-params": Params("x265", X265_KEYS),
+             "pix_fmt": PIXEL_FORMAT, "x265-params": Params("x265", X265_KEYS, X265_SHAPES),
              "dither": VIDEO_DITHER},
     "prores": {"profile": one_of(*FORMATS["prores"].profiles), "pix_fmt": PIXEL_FORMAT,
                "quant_mat": one_of("auto", "default", "proxy", "lt", "standard", "hq"),
@@ -276,9 +288,10 @@ def _check_params(params: Params, name: str, text: str, owner: str) -> None:
                 f"codecOptions {name!r} of {owner} has the key {key!r}, which rendervisor "
                 f"does not pass to {params.encoder}; renderQueue.formats lists the keys it "
                 "accepts.")
-        if not WORD.fits(value):
+        shape = params.shapes.get(key, WORD)
+        if not shape.fits(value):
             raise CodecOptionRefused(f"codecOptions {name!r} of {owner} gives {key!r} the "
-                                     f"value {value!r}, which is not {WORD.says}.")
+                                     f"value {value!r}, which is not {shape.says}.")
 
 
 def _not_accepted(fmt: str, name: str, owner: str, accepted: list[str]) -> str:

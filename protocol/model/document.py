@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from protocol.model.audio import AUDIO_PROPERTIES, SAMPLE_RATES, SOUNDING_TYPES, layer_audio
 from protocol.model.codec_options import CodecOptionRefused, check_audio_options
-from protocol.model.effects import EFFECTS, default_params
+from protocol.model.effects import EFFECTS, STATIC_KINDS, default_params
 from protocol.model.expressions import check_expressions, renamed_parts
 from protocol.model.frame_spec import FrameSpecError, parse_frame_spec
 from protocol.model.keyframes import check_interpolation, frame_count, is_animated
@@ -99,8 +99,11 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 
 # Queue item keys stored only when given (an item without one has its default): resume (a
 # video takes the finished segments an earlier render left, default false), startNumber (a
-# sequence's file number for comp frame 0, default 0).
-ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole"}
+# sequence's file number for comp frame 0, default 0), display and view (a colour-managed
+# project's output transform, default the config's), colorTags (a video's, default bt709;
+# bt2020-pq is HDR10).
+ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole", "display": "string",
+                "view": "string", "colorTags": ("bt709", "bt2020-pq")}
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
@@ -262,7 +265,7 @@ def load_document(data: Any) -> dict:
         raise DocumentError(where.lstrip("."), unusable_problem(number))
     doc = migrate(copy.deepcopy(data))
     _check_keys(doc, "", required=("version", "name", "nextId", "footage", "comps",
-                                   "renderQueue"), optional=("params",))
+                                   "renderQueue"), optional=("params", "colorManagement"))
     _expect(doc, "name", "string", "")
     if not isinstance(doc["nextId"], int) or isinstance(doc["nextId"], bool):
         raise DocumentError("nextId", f"expected a whole number, got {doc['nextId']!r}")
@@ -275,6 +278,9 @@ def load_document(data: Any) -> dict:
                           for i, item in enumerate(doc["renderQueue"])]
     if "params" in doc:
         doc["params"] = check_params(doc["params"], "params", DocumentError)
+    if "colorManagement" in doc:
+        doc["colorManagement"] = check_color_management(doc["colorManagement"],
+                                                        "colorManagement")
     _check_ids(doc)
     _check_references(doc)
     problem = size_problem(len(compact(doc)))
@@ -357,17 +363,30 @@ def check_property(kind: Any, prop: Any, place: str, animatable: bool = True,
     return {"keys": checked}
 
 
+def check_color_management(value: Any, place: str) -> dict | None:
+    """A project's colour management: null (none: the sRGB pipeline), or {config,
+    workingSpace?}, names the worker that draws checks against the config
+    (docs/document.md, "Colour management")."""
+    if value is None:
+        return None
+    _check_keys(value, place, required=("config",), optional=("workingSpace",))
+    for key in value:
+        _expect(value, key, "string", place)
+    return value
+
+
 def _check_footage(footage: Any, place: str) -> dict:
     if isinstance(footage, dict) and footage.get("kind") == "audio":
         return _check_audio_footage(footage, place)
     _check_keys(footage, place, required=("id", "name", "path", "kind", "width", "height"),
-                optional=("frameRate", "duration", "frameCount", "firstFrame", "hasAudio"))
+                optional=("frameRate", "duration", "frameCount", "firstFrame", "hasAudio",
+                          "colorSpace"))
     for key, kind in (("id", "string"), ("name", "string"), ("path", "string"),
                       ("kind", FOOTAGE_KINDS), ("width", "positive"), ("height", "positive")):
         _expect(footage, key, kind, place)
     for key, kind in (("frameRate", "positive"), ("duration", "nonNegative"),
                       ("frameCount", "nonNegative"), ("firstFrame", "nonNegative"),
-                      ("hasAudio", "bool")):
+                      ("hasAudio", "bool"), ("colorSpace", "string")):
         if key in footage:
             _expect(footage, key, kind, place)
     return footage
@@ -535,7 +554,9 @@ def check_effect(effect: Any, place: str) -> dict:
     _check_keys(effect["params"], where, required=(), optional=tuple(spec))
     params = default_params(effect["effect"])
     for key, value in effect["params"].items():
-        params[key] = check_property(spec[key][0], value, f"{where}.{key}")
+        kind = spec[key][0]
+        params[key] = check_property(kind, value, f"{where}.{key}",
+                                     animatable=kind not in STATIC_KINDS)
     effect["params"] = params
     return effect
 

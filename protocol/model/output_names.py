@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -45,23 +46,90 @@ class OutputNameError(ValueError):
 
 # --- patterns ---------------------------------------------------------------------------------
 
+# A file or folder name may hold at most NAME_BYTES bytes of UTF-8 (NAME_MAX on Linux file
+# systems). An output's own file name must leave TEMPORARY_ROOM of them for the temporaries a
+# render writes beside it (`.NAME.seg000030.3f9a1c0e22b4.part` is 29 more:
+# workers/exporter/atomic_files.py), or a frame drawn in full would fail as it is written.
+NAME_BYTES = 255
+TEMPORARY_ROOM = 32
+# A frame number field is measured at its widest: more digits than any comp has frames.
+WIDEST_FRAME_NUMBER = 10
+FIELD = re.compile(r"\[compName\]|\[param:([^\]]*)\]|\[row\]")
+
+
+def field_text(value: str) -> str:
+    """A field's value as part of a file name: a separator or a control character (a newline,
+    a tab) becomes `_`, so a value never makes a folder of its own or a name no listing shows
+    as it is."""
+    return "".join("_" if char == os.sep or unicodedata.category(char) == "Cc" else char
+                   for char in value)
+
+
 def expand_comp_name(pattern: str, comp_name: str) -> str:
-    # A comp name with a slash would silently write into a subfolder; keep it one file name.
-    return pattern.replace(COMP_NAME_FIELD, comp_name.replace(os.sep, "_"))
+    """`pattern` with `[compName]` filled in (expand_fields' rules)."""
+    return expand_fields(pattern, comp_name, fields=None, row=None, params=False)
 
 
 def expand_fields(pattern: str, comp_name: str, fields: dict | None = None,
-                  row: int | None = None) -> str:
+                  row: int | None = None, params: bool = True) -> str:
     """`pattern` with `[compName]`, each `[param:NAME]` in `fields` (name -> file name text)
-    and `[row]` filled in; a `[param:NAME]` not in `fields` is left as it is (`unknown_fields`
-    names it, for whoever refuses it)."""
-    def param(match: re.Match) -> str:
-        value = (fields or {}).get(match.group(1))
-        # As a comp name's: a slash in a value would write into a subfolder.
-        return match.group(0) if value is None else value.replace(os.sep, "_")
+    and `[row]` filled in (only `[compName]` without `params`); a `[param:NAME]` not in
+    `fields` is left as it is (`unknown_fields` names it, for whoever refuses it).
 
-    pattern = PARAM_FIELD.sub(param, expand_comp_name(pattern, comp_name))
-    return pattern.replace(ROW_FIELD, str(1 if row is None else row))
+    Each value is one part of one name (field_text), and every name a field fills must be a
+    name of its own: OutputNameError naming the field when one would start with a dot (`.`
+    and `..` are the folder itself and the one above, `.x` a hidden file), be empty, or be
+    longer than a name may be (NAME_BYTES; a file's own name TEMPORARY_ROOM less)."""
+    def value(match: re.Match) -> str | None:
+        if match.group(0) == COMP_NAME_FIELD:
+            return field_text(comp_name)
+        if not params:
+            return None
+        if match.group(0) == ROW_FIELD:
+            return str(1 if row is None else row)
+        text = (fields or {}).get(match.group(1))
+        return None if text is None else field_text(text)
+
+    names = pattern.split(os.sep)
+    return os.sep.join(_filled(name, value, is_file=index == len(names) - 1)
+                       for index, name in enumerate(names))
+
+
+def _filled(name: str, value, is_file: bool) -> str:
+    """One name of a pattern with its fields filled in, checked (see expand_fields)."""
+    pieces: list[tuple[str | None, str]] = []  # (the field, or None for the pattern's text)
+    position = 0
+    for match in FIELD.finditer(name):
+        text = value(match)
+        pieces += [(None, name[position:match.start()]),
+                   (None, match.group(0)) if text is None else (match.group(0), text)]
+        position = match.end()
+    pieces.append((None, name[position:]))
+    filled = "".join(text for _field, text in pieces)
+    fields = [field for field, _text in pieces if field is not None]
+    if not fields:
+        return filled
+    first_field, first_text = next(((field, text) for field, text in pieces if text),
+                                   (None, ""))
+    if first_field is not None and first_text.startswith("."):
+        raise OutputNameError(
+            f"{first_field} is {first_text!r}, which would begin the name {filled!r} with a "
+            "dot ('.' is the folder itself, '..' the one above, any other a hidden file); give "
+            "it a value that does not start with a dot")
+    if not filled:
+        raise OutputNameError(f"{' and '.join(fields)} would leave a folder name empty; give "
+                              "them a value")
+    limit = NAME_BYTES - (TEMPORARY_ROOM if is_file else 0)
+    widest = FRAME_FIELD.sub(lambda m: "0" * max(len(m.group(1)), WIDEST_FRAME_NUMBER), filled)
+    size = len(widest.encode("utf-8", "surrogatepass"))
+    if size > limit:
+        room = (f" ({NAME_BYTES}, less {TEMPORARY_ROOM} for the temporaries written beside it)"
+                if is_file else "")
+        raise OutputNameError(
+            f"{' and '.join(dict.fromkeys(fields))} make the {'file' if is_file else 'folder'} "
+            f"name {filled[:40]!r}... {size} bytes long, but a name may have at most {limit} "
+            f"bytes{room}; give a shorter value")
+    return filled
 
 
 def unknown_fields(pattern: str, fields: dict) -> list[str]:
@@ -101,6 +169,36 @@ def frame_paths(pattern: str, frames: Iterable[int],
                 start_number: int = 0) -> dict[int, str]:
     """Frame number -> file, for the frames a sequence item writes."""
     return {frame: frame_path(pattern, frame, start_number) for frame in frames}
+
+
+def frames_share_one_file(output: str, fmt: str, count: int) -> bool:
+    """Whether an item writes `count` frames of an image sequence to an output without a
+    frame number field: each frame would overwrite the last in that one file."""
+    return output_format(fmt).is_sequence and count > 1 and not is_pattern(output)
+
+
+def add_frame_fields(document: dict) -> list[str]:
+    """Give each queue item of `document` whose frames would share one file
+    (`frames_share_one_file`: a project file written by hand or by another tool) a frame
+    field, as `with_frame_field` gives a new item, in place; a sentence for each."""
+    comps = {comp["id"]: comp for comp in document.get("comps", [])}
+    warnings = []
+    for item in document.get("renderQueue", []):
+        comp = comps.get(item.get("comp"))
+        if comp is None:
+            continue
+        try:
+            count = len(frames_of(item.get("frames"),
+                                  frame_count(comp["duration"], comp["frameRate"])))
+        except ValueError:
+            continue  # a bad frame spec: the render refuses it with its own sentence
+        if frames_share_one_file(item["output"], item["format"], count):
+            given, item["output"] = item["output"], with_frame_field(item["output"])
+            warnings.append(f"{item['id']}'s output {given} had no frame number field, so "
+                            f"each of its {count} frames would have overwritten the last; it "
+                            f"now writes {item['output']} (renderQueue.set gives it another "
+                            "output)")
+    return warnings
 
 
 # --- formats and resolution ---------------------------------------------------------------------
@@ -209,11 +307,18 @@ def planned_output(item: dict, comp: dict, fields: dict | None = None) -> Planne
 
 def queue_outputs(document: dict, leave_out: str | None = None) -> list[PlannedOutput]:
     """What every item of a document's render queue writes (the item `leave_out` excepted),
-    in queue order. Items whose comp is gone write nothing and are left out."""
+    in queue order. Items whose comp is gone, or whose fields make no safe name (the render
+    refuses them), write nothing and are left out."""
     comps = {comp["id"]: comp for comp in document.get("comps", [])}
-    return [planned_output(item, comps[item["comp"]], item_fields(document, item))
-            for item in document.get("renderQueue", [])
-            if item["id"] != leave_out and item.get("comp") in comps]
+    planned = []
+    for item in document.get("renderQueue", []):
+        if item["id"] == leave_out or item.get("comp") not in comps:
+            continue
+        try:
+            planned.append(planned_output(item, comps[item["comp"]], item_fields(document, item)))
+        except OutputNameError:
+            continue
+    return planned
 
 
 # --- default names ----------------------------------------------------------------------------

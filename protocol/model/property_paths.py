@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.model.audio import AUDIO_PROPERTIES, SOUNDING_TYPES
-from protocol.model.effects import EFFECTS
+from protocol.model.effects import EFFECTS, STATIC_KINDS
 from protocol.model.layers import CONTENT, SPATIAL, TRANSFORM
 from protocol.model.masks import MASK_PROPERTIES
 from protocol.model.text_animators import find_animator, property_of
@@ -51,7 +51,8 @@ def resolve(layer: dict, path: str) -> PropertyRef:
         if parts[2] not in spec:
             raise ValueError(f"a {effect['effect']} effect has no param {parts[2]!r}; it has "
                              f"{', '.join(spec)}")
-        return PropertyRef(effect["params"], parts[2], spec[parts[2]][0], True)
+        kind = spec[parts[2]][0]
+        return PropertyRef(effect["params"], parts[2], kind, kind not in STATIC_KINDS)
     if len(parts) >= 3 and parts[0] == "animators" and layer["type"] == "text":
         return _animator_property(layer, parts)
     if len(parts) == 3 and parts[0] == "masks":

@@ -113,6 +113,19 @@ def _path(value: Any) -> str:
     return value
 
 
+def _path_or_null(value: Any) -> str | None:
+    return None if value is None else _path(value)
+
+
+def _rgb(value: Any) -> list:
+    """A per-channel value: one number for all three channels, or [r, g, b]."""
+    if is_number(value):
+        return [value] * 3
+    if not (isinstance(value, list) and len(value) == 3 and all(is_number(v) for v in value)):
+        raise ValueError(f"expected a number or [r, g, b], got {value!r}")
+    return list(value)
+
+
 def _string(value: Any) -> str:
     if not isinstance(value, str):
         raise ValueError(f"expected a string, got {value!r}")
@@ -233,6 +246,8 @@ _CHECKERS = {
     "sizeOrNull": _size_or_null,
     "weight": _weight,
     "path": _path,
+    "pathOrNull": _path_or_null,
+    "rgb": _rgb,
     "bezierPath": check_path,
     "dashes": _dashes,
     "numberOrNull": _number_or_null,
@@ -256,6 +271,8 @@ _DESCRIPTIONS = {
     "sizeOrNull": "[w, h] or null",
     "weight": f"a weight {MIN_WEIGHT}..{MAX_WEIGHT}",
     "path": "a file path",
+    "pathOrNull": "a file path or null",
+    "rgb": "a number, or [r, g, b]",
     "bezierPath": PATH_HINT,
     "dashes": "dashes [on, off, ...] in px, or []",
     "numberOrNull": "a number or null",
@@ -263,5 +280,5 @@ _DESCRIPTIONS = {
 }
 
 # Kinds whose values interpolate between keys (the rest hold, see protocol/model/keyframes.py).
-INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color", "bezierPath",
-                      "numberOrNull", "decibels"}
+INTERPOLATED_KINDS = {"number", "positive", "nonNegative", "vec2", "size", "color", "rgb",
+                      "bezierPath", "numberOrNull", "decibels"}

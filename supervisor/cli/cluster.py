@@ -58,6 +58,7 @@ from workers.cluster_chunk import hold_document, render_chunk_bytes
 from workers.exporter import OpenedFiles
 from workers.exporter.complete_frames import is_complete_frame
 from workers.exporter.image_sequence import write_image
+from workers.exporter.output_folders import OutputFolder
 from workers.exporter.segments import segment_path
 
 # A task that raised is tried this many more times (a node whose footage mount hiccupped).
@@ -296,14 +297,17 @@ class ClusterPool:
 
     def _write(self, job: dict, result: dict, on_progress: Callable[[Any], None]) -> dict:
         """Put the chunk's bytes where a local render worker would have written them: frames
-        through their token's temporaries, a segment at its token's name."""
-        opened = OpenedFiles()  # the run recorded these names already; this is for a failure
+        through their token's temporaries, a segment at its token's name, in the output
+        folder the run holds (held again here by its identity, as a worker does)."""
+        held = None
+        # The run recorded these names already; this record is for a failure.
         try:
+            held = OutputFolder.of_job(job)
+            opened = OpenedFiles(held=held)
             if "segment" in result:
                 path = segment_path(job["output"], job["firstIndex"], job["token"])
                 opened.make_folders(path)
-                fd = os.open(opened.add(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-                with os.fdopen(fd, "wb") as handle:
+                with os.fdopen(opened.create(path), "wb") as handle:
                     handle.write(result["segment"])
                 for number in job["frames"]:
                     on_progress(number)
@@ -319,4 +323,7 @@ class ClusterPool:
                     "frames": len(job["frames"])}
         except OSError as error:
             raise JobFailed(f"the chunk's files could not be written here: {error}") from None
+        finally:
+            if held is not None:
+                held.close()
 

@@ -33,7 +33,11 @@ from supervisor.cli.log_lines import LogLines
 # render should leave a readable log, not 10 000 lines.
 PLAIN_INTERVAL = 2.0
 JSON_INTERVAL = 0.1
-INTERRUPTED = "interrupted; partial outputs were removed"
+# What an interrupted render left, and how to go on from there (docs/outputs.md, "Cancel and
+# failure"): a farm manager preempts a task with SIGTERM, and its rerun must not start over.
+INTERRUPTED = ("interrupted; the frames and video segments that were finished are kept and "
+               "half-written files removed; run the same command with --skip-existing to "
+               "render only the rest")
 PROGRESS_STYLES = ("auto", "bar", "lines", "openjd")
 
 
@@ -174,7 +178,7 @@ class JsonLines(Quiet):
 
     def interrupted(self) -> None:
         super().interrupted()
-        self.emit({"event": "interrupted", "message": f"the render was {INTERRUPTED}"})
+        self.emit({"event": "interrupted", "message": INTERRUPTED})
 
 
 class PlainLines(Quiet):

@@ -28,7 +28,7 @@ SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
                "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
                "info": "supervisor.cli.info", "export": "supervisor.cli.export",
-               "collect": "supervisor.cli.collect"}
+               "studio": "supervisor.cli.studio", "collect": "supervisor.cli.collect"}
 
 
 EXPORT_FORMATS = (*TIMELINE_FORMATS, "lottie")
@@ -74,6 +74,23 @@ def positive_seconds(text: str) -> float:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"{text!r} must be above 0 seconds")
     return value
+
+
+def host_port(text: str) -> tuple[str, int]:
+    """HOST:PORT ([::1]:PORT for IPv6); port 0 takes a free one."""
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or int(port) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT (e.g. 127.0.0.1:8123, "
+                                         "or port 0 for a free one)")
+    return host, int(port)
+
+
+def port_number(text: str) -> int:
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (0 to 65535; 0 takes a free "
+                                         "one)")
+    return int(text)
 
 
 def usable_cores() -> int:
@@ -139,6 +156,10 @@ def build_parser() -> Parser:
     mcp.add_argument("--shell", choices=SHELL_MODES,
                      help="off, sandbox (bubblewrap, bound to the roots; the default while "
                           "confined) or host (the default unconfined)")
+    mcp.add_argument("--studio", nargs="?", const=("127.0.0.1", 0), type=host_port,
+                     metavar="HOST:PORT",
+                     help="serve the studio, a page following this session live, on "
+                     "HOST:PORT (default 127.0.0.1 and a free port); its address goes to stderr")
 
     render = commands.add_parser(
         "render", help="render a saved project", epilog=RENDER_EPILOG,
@@ -280,11 +301,30 @@ def build_parser() -> Parser:
                          help="list the files outside the project's folder or missing here, "
                          "copy nothing (exit 1 when there are any)")
 
+    studio = commands.add_parser(
+        "studio", help="a page to look at a project: scrub, play, render",
+        description="Serve the studio for a saved project: its comps and layers on a "
+        "timeline, a viewer that scrubs and plays, its render queue with live progress. The "
+        "page follows the file as it changes on disk and never writes it. The address printed "
+        "carries a random token; Ctrl-C stops the studio.")
+    studio.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    studio.add_argument("--host", default="127.0.0.1", metavar="H",
+                        help="the address to listen on (default %(default)s: this machine "
+                        "alone)")
+    studio.add_argument("--port", type=port_number, default=0, metavar="P",
+                        help="the port (default: a free one)")
+    studio.set_defaults(workers=cores)
+
     clean = commands.add_parser(
-        "clean", help="remove the segments interrupted video renders left",
+        "clean", help="remove the segments and temporaries interrupted renders left",
         description="Remove the finished segments that interrupted video renders of a project "
-        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments).")
+        "keep beside their outputs for a resume (hidden folders named .OUTPUT.segments), and "
+        "the temporaries renders that were killed left (.OUTPUT.TOKEN.part), beside the "
+        "project's outputs and the --output pattern given.")
     clean.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    clean.add_argument("--output", metavar="PATTERN",
+                       help="also clean beside this output or pattern, as render --output "
+                       "named it (out/b_[####].png, out/v.mp4)")
 
     listing = commands.add_parser("commands", help="list the engine commands",
                                   description="List the engine commands an agent can run.")
@@ -298,8 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
-            raise UsageError("rendervisor: name a command: mcp, render, preview, watch, export, "
-                             "info, collect, clean or commands (see rendervisor --help)")
+            raise UsageError("rendervisor: name a command: mcp, render, preview, studio, watch, "
+                             "export, info, collect, clean or commands (see rendervisor --help)")
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

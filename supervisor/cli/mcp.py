@@ -22,6 +22,9 @@ from supervisor.mcp.session import Options, Session
 from supervisor.mcp.tools.shell_tool import check_sandbox
 from supervisor.runtime import teardown
 from supervisor.runtime.pool import Pool, make_context, worker_preload
+from supervisor.studio.app import Studio
+from supervisor.studio.server import StudioServer
+from supervisor.studio.source import Source
 
 
 def run(args) -> int:
@@ -53,17 +56,34 @@ def run(args) -> int:
     # Before the first call, so a sandbox that cannot run here is refused from the start and
     # the tool's description says why.
     check_sandbox(session)
-    server = Server(session, sys.stdin.buffer, sys.stdout.buffer, options.max_inflight)
+    studio = studio_server = None
+    if args.studio is not None:  # --studio: the page a person follows the session on
+        studio = Studio(Source(session.engine, pool, "rendervisor mcp session",
+                               stop_call=lambda key: server.stop_call(key)))
+        try:
+            studio_server = StudioServer(studio, *args.studio)
+        except UsageError as error:
+            pool.close()
+            raise UsageError(f"rendervisor mcp --studio: {error}") from None
+        session.studio_url = studio_server.url
+    server = Server(session, sys.stdin.buffer, sys.stdout.buffer, options.max_inflight,
+                    watcher=studio.activity if studio else None)
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: server.request_end("signal"))
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     pool.warm("preview")
     pool.warm("probe")  # the first import or project.open reads its file at once
     pool.warm("shell")
+    if studio_server is not None:
+        studio_server.start()
+        print(f"rendervisor mcp: the studio follows this session at {studio_server.url}",
+              file=sys.stderr, flush=True)
     threading.Thread(target=server.read_forever, daemon=True, name="stdin-reader").start()
     while not server.ended.wait(3600):
         pass
     server.finish(options.join_grace, options.teardown_grace)
+    if studio_server is not None:
+        studio_server.close()
     session.close()
     pool.close()
     logging.shutdown()

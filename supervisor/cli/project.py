@@ -4,6 +4,7 @@ a render: every problem becomes one UsageError line (exit 2), never a traceback.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 
 from supervisor.errors import UsageError
@@ -16,11 +17,16 @@ from supervisor.errors import CommandError
 def open_engine(path: str, command: str, pool=None) -> Engine:
     """An engine holding the project at `path`, reading files on `pool`'s probe workers (this
     process's own pool without one); UsageError naming it when it cannot be opened (missing,
-    unreadable, not JSON, not a valid project)."""
+    unreadable, not JSON, not a valid project). What the open warns about (an item given the
+    frame field its output lacked, options a render will refuse) goes to stderr."""
+    engine = Engine(probes=Probes(pool))
     try:
-        return Engine(path, probes=Probes(pool))
+        opened = engine.run("project.open", {"path": path})
     except CommandError as error:
         raise UsageError(f"rendervisor {command}: {error}") from None
+    for warning in opened.get("warnings", []):
+        print(f"rendervisor {command}: warning: {warning}", file=sys.stderr)
+    return engine
 
 
 def check_writable(output: str, command: str) -> None:

@@ -40,10 +40,12 @@ from supervisor.work import Work
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def prepare_queue(engine, args) -> None:
-    """Turn the flags into the queue this process renders (in memory only)."""
+def prepare_queue(engine, args, rows=None) -> None:
+    """Turn the flags into the queue this process renders (in memory only). With template
+    `rows`, --output is left to queue_rows, which gives it to each row's items: its fields
+    are the rows' to fill in, and are checked row by row."""
     options = flag_pairs(args.codec_option, "--codec-option", "KEY=VALUE", "crf=20")
-    output = os.path.abspath(args.output) if args.output else None  # as a shell user means it
+    output = os.path.abspath(args.output) if args.output and rows is None else None
     try:
         if args.item:
             if args.comp is not None:
@@ -69,7 +71,7 @@ def prepare_queue(engine, args) -> None:
             engine.edit_quietly(lambda doc: doc["renderQueue"][0].update(id=name))
             return
         items = engine.doc["renderQueue"]
-        if (output or args.format) and len(items) > 1:
+        if (args.output or args.format) and len(items) > 1:
             raise UsageError(f"rendervisor render: --output and --format set one item's output, "
                              f"but the queue has {len(items)} items; add --comp NAME to render "
                              "one comp, or leave them out.")
@@ -136,9 +138,9 @@ def run(args) -> int:
     renderers = None
     try:
         engine = open_engine(args.project, "render", pool)
-        prepare_queue(engine, args)
         rows = template_rows(engine, args)
-        row_of = queue_rows(engine, rows) if rows is not None else {}
+        prepare_queue(engine, args, rows)
+        row_of = queue_rows(engine, rows, args) if rows is not None else {}
         outputs = planned_outputs(engine)
         folders = {os.path.dirname(output): output for output in outputs.values()}
         for output in folders.values():  # a folder once, however many rows write into it

@@ -37,6 +37,7 @@ PREFIX = "rendervisor render: "
 class Row:
     number: int  # from 1, as --rows counts
     values: dict  # checked: what the row's queue items store as params
+    where: str = "--set"  # the row, as a refusal names it: "row 3 of rows.csv"
 
 
 def template_rows(engine, args) -> list[Row] | None:
@@ -66,27 +67,32 @@ def template_rows(engine, args) -> list[Row] | None:
                          if args.data else ("--set", "give"))
             raise UsageError(f"{PREFIX}{who} gives no value for {error.name}, which has no "
                              f"default; {fill} --set {error.name}=VALUE.") from None
-        rows.append(Row(number, values))
+        rows.append(Row(number, values, f"row {number} of {source}" if args.data else "--set"))
     return rows
 
 
-def queue_rows(engine, rows: list[Row]) -> dict[str, int]:
+def queue_rows(engine, rows: list[Row], args) -> dict[str, int]:
     """Replace each queue item by one item per row (its params the row's values, `[row]` in
-    its output the row's number); item id -> row number. Refuses two rows naming one file."""
+    its output the row's number, --output and --format over the item's own); item id -> row
+    number. Refuses a row whose values make no safe name, and two rows naming one file."""
     items = list(engine.doc["renderQueue"])
+    output = os.path.abspath(args.output) if args.output else None
     engine.edit_quietly(lambda doc: doc["renderQueue"].clear())
     row_of = {}
-    try:
-        for row in rows:
-            for item in items:
+    for row in rows:
+        for item in items:
+            try:
+                fmt = item["format"] if output is None else args.format
                 added = engine.run("renderQueue.add", {
-                    "comp": item["comp"], "output": expand_row(item["output"], row.number),
-                    "format": item["format"], "frames": item["frames"],
+                    "comp": item["comp"], "output": expand_row(output or item["output"],
+                                                               row.number),
+                    **({"format": fmt} if fmt else {}), "frames": item["frames"],
                     "skipExisting": item["skipExisting"], "codecOptions": item["codecOptions"],
                     "params": row.values})
-                row_of[added["item"]] = row.number
-    except CommandError as error:
-        raise UsageError(f"{PREFIX}{error}") from None
+            except CommandError as error:
+                raise UsageError(f"{PREFIX}{row.where}: {error} Nothing was rendered.") \
+                    from None
+            row_of[added["item"]] = row.number
     _refuse_clashes(engine, row_of)
     return row_of
 

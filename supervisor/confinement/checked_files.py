@@ -31,10 +31,11 @@ import secrets
 import stat
 from typing import Callable
 
+from workers.exporter.output_folders import OutputFolder, real_path
+
 Verify = Callable[[str], object]  # raises when the real path it is given is not allowed
 
 NEW_FILE_MODE = 0o644
-_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
 # What a name stands for when it is not a regular file, for the sentence that refuses it.
 _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
           (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
@@ -43,38 +44,11 @@ _KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
 _LONG_NAME = 200
 
 
-def real_path(fd: int) -> str:
-    """Where an open descriptor really is, as the kernel resolved it when it was opened."""
-    return os.readlink(f"/proc/self/fd/{fd}")
-
-
 def open_folder(folder: str, verify: Verify, create: bool = False) -> int:
     """A descriptor on `folder` whose real path `verify` approved. With `create`, missing
-    folders are made one by one below the nearest existing one, each checked as it is opened."""
-    folder = os.path.normpath(folder)
-    missing: list[str] = []
-    head = folder
-    while create and not os.path.lexists(head):
-        head, name = os.path.split(head)
-        if not name:
-            break
-        missing.append(name)
-    fd = os.open(head, _FOLDER_FLAGS)
-    try:
-        verify(real_path(fd))
-        for name in reversed(missing):
-            try:
-                os.mkdir(name, 0o777, dir_fd=fd)
-            except FileExistsError:
-                pass  # made meanwhile by someone else: the O_NOFOLLOW open decides if it will do
-            child = os.open(name, _FOLDER_FLAGS | os.O_NOFOLLOW, dir_fd=fd)
-            os.close(fd)
-            fd = child
-            verify(real_path(fd))
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    folders are made one by one below the nearest existing one, each checked as it is opened
+    (the walk a render's output folder takes too: workers/exporter/output_folders.py)."""
+    return OutputFolder.open(folder, verify, create=create).fd
 
 
 def open_to_read(path: str, verify: Verify, dir_fd: int | None = None) -> int:

@@ -56,6 +56,8 @@ from supervisor.engine.commands.render import available as render_available
 from supervisor.engine.footage_reads import check_document
 from supervisor.engine.font_files import check_font_files
 from supervisor.engine.probes import Probes
+from supervisor.engine.lut_files import check_lut_files
+from supervisor.engine.color_settings import check_config_file
 
 __all__ = ["Engine", "CommandError", "HistoryStep"]
 
@@ -277,6 +279,8 @@ class Engine:
         if self.confined:
             check_document(self, document)
             check_font_files(self, document)
+            check_lut_files(self, document)
+            check_config_file(self, document)
         return snapshot_id, document
 
     def document_text(self) -> str:

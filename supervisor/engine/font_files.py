@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 
-from supervisor.confinement.checked_files import NotRegularFile, open_regular
-from supervisor.errors import CommandError
 from supervisor.confinement.roots import shown
+from supervisor.engine.named_files import snapshot_problem
+from supervisor.errors import CommandError
 
 FONT_HINT = "a .ttf, .otf, .ttc, .woff or .woff2 file"
 
@@ -52,17 +52,10 @@ def check_font_files(engine, document: dict) -> None:
         for layer in comp.get("layers", []):
             path = (layer.get("content") or {}).get("fontFile") if layer.get("type") == "text" \
                 else None
-            if not isinstance(path, str):
-                continue
-            try:
-                engine.check_path(path, "read")
-                os.close(open_regular(path, lambda real: engine.check_path(real, "read")))
-            except NotRegularFile as error:
-                _refuse(comp, layer, f"{shown(path)} is {error.kind}")
-            except CommandError as error:
-                _refuse(comp, layer, str(error).rstrip("."))
-            except OSError:
-                pass  # missing: drawn in the default family, and doc_inspect says so
+            # Missing is no problem here: drawn in the default family, and doc_inspect says so.
+            problem = snapshot_problem(engine, path) if isinstance(path, str) else None
+            if problem is not None:
+                _refuse(comp, layer, problem)
 
 
 def _refuse(comp: dict, layer: dict, reason: str) -> None:

@@ -97,7 +97,17 @@ BASE_INSTRUCTIONS = (
 def instructions(session) -> str:
     """The server's instructions for this session: the base, and what its roots allow."""
     return (f"{BASE_INSTRUCTIONS} {allowed(session.confinement)} The shell tool: "
-            f"{session.shell.describe()}")
+            f"{session.shell.describe()}{studio(session)}")
+
+
+def studio(session) -> str:
+    """Where a person can watch this session, when the studio serves it."""
+    url = getattr(session, "studio_url", None)
+    if url is None:
+        return ""
+    return (f" A person can watch this session live in the studio at {url} (the project as "
+            "you edit it, your calls, renders and shells, with a cancel button); tell them to "
+            "open it in a browser.")
 
 
 def allowed(confinement) -> str:

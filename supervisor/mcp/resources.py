@@ -1,10 +1,11 @@
-"""The resources a session serves: three fixed ones (the guide, the document, the command
-catalog) and two templates that follow the work, a render queue item's render state and one
+"""The resources a session serves: four fixed ones (the guide, the document, the command
+catalog, the inline player) and two templates that follow the work, a render queue item's render state and one
 layer, with completions for their names.
 
     rendervisor://guide                    markdown: how to build, check and render
     rendervisor://document                 JSON: the project (as doc_inspect)
     rendervisor://commands                 JSON: the command catalog (as command_list)
+    ui://rendervisor/player                HTML: the inline player, an MCP App (player_app.py)
     rendervisor://renders/{item}           JSON: a queue item, its status and progress
     rendervisor://layers/{comp}/{layer}    JSON: one layer (as layer.get)
 
@@ -24,6 +25,7 @@ from supervisor.engine.commands.lookup import find_comp, find_item
 from supervisor.engine.commands.overview import item_summary
 from supervisor.errors import CommandError
 from supervisor.mcp import guide
+from supervisor.mcp.player_app import PLAYER_MIME, PLAYER_URI, player_html
 from supervisor.mcp.tools import engine_tools
 
 JSON = "application/json"
@@ -48,6 +50,8 @@ FIXED = {
                                JSON, _document),
     "rendervisor://commands": ("commands", "The engine command catalog (same as command_list)",
                                JSON, _commands),
+    PLAYER_URI: ("player", "The inline player for filmstrips and renders (an MCP App)",
+                 PLAYER_MIME, lambda session: player_html()),
 }
 
 

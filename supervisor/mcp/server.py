@@ -18,10 +18,16 @@ A call may become a task: at once when a 2025-11-25 client asks (`task` in its p
 a 2026-07-28 client that declared the tasks extension, when a call that may run as one is
 still running after TASK_AFTER. Its request is then answered with the task, and the call is
 kept under the task's key, so the request's id is free again and only tasks/cancel stops it.
+
+A watcher (supervisor/call_events.py; the studio, with `rendervisor mcp --studio`) is told of
+each call's start, progress and end, and may stop a call (`stop_call`): it is cancelled as a
+client's cancel cancels it (notifications/cancelled, or tasks/cancel for a task), and a request
+the client still waits on is answered with an error saying so.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import threading
@@ -33,6 +39,7 @@ from protocol.cancel import CANCELLED, Cancelled
 from protocol.wire import jsonrpc, mcp_versions
 from protocol.wire import tasks as wire_tasks
 from supervisor import __version__
+from supervisor.call_events import CallEnded, CallProgressed, CallStarted, CallWatcher
 from supervisor.mcp import inline_methods
 from supervisor.mcp.inline_methods import DEFERRED, RequestError
 from supervisor.mcp.lanes import LANES, Lane, lane_named
@@ -61,6 +68,8 @@ class Call:
     progress: ProgressReporter | None
     modern: bool = False
     answered: bool = False  # its request has its answer (the result, or a task)
+    answer: dict | None = None  # the result its request or task was answered with
+    serial: int = 0  # names the call to a watcher from start to end, task or not
     started: bool = False
     task: wire_tasks.Task | None = None  # the task that carries its answer, if it became one
     key: Any = None  # its key in Server.calls: the request's id, or ("task", its task id)
@@ -94,15 +103,26 @@ class Call:
             self.progress.finish()
         self.ctx.cancel.cancel(reason)
 
+    def stop(self, answer: dict) -> bool:
+        """Cancel the call and take its request's answer, `answer`, for a cancel its client did
+        not ask for; False when it was answered or cancelled already, or is a task's."""
+        if self.settle() != "request":
+            return False
+        self.answer = answer
+        self.ctx.cancel.cancel(CANCELLED)
+        return True
+
 
 class Server:
     def __init__(self, session: Any, stdin: BinaryIO, stdout: BinaryIO,
-                 max_inflight: int = 8) -> None:
+                 max_inflight: int = 8, watcher: CallWatcher | None = None) -> None:
         self.session = session
+        self.watcher = watcher
         self.stdin = stdin
         self.writer = LineWriter(stdout, on_closed=lambda: self.request_end("stdout closed"))
         self.lanes = {name: Lane(name, max_inflight) for name in LANES}
         self.calls: dict[Any, Call] = {}  # by Call.key
+        self._serials = itertools.count(1)  # each call's serial, for the watcher
         self._calls_changed = threading.Condition()
         self.tasks = TaskStore(on_status=self._task_status)
         self.subscriptions = Subscriptions(session, self.writer.send)
@@ -250,13 +270,15 @@ class Server:
         if isinstance(token, (str, int)) and not isinstance(token, bool):
             progress = ProgressReporter(token, self.writer.send)
         lane = tool.lane_for(args)
-        call = Call(request.id, tool.name, lane, None, progress, modern)
+        call = Call(request.id, tool.name, lane, None, progress, modern,
+                    serial=next(self._serials))
 
         def report(done: float, total: float | None = None, message: str | None = None):
             if progress is not None:
                 progress.report(done, total, message)
             if call.task is not None:
                 self.tasks.progress(call.task, done, total, message)
+            self._tell(CallProgressed(call.serial, done, total, message))
 
         call.ctx = CallContext(session=self.session, request_id=request.id,
                                report_progress=report)
@@ -268,11 +290,12 @@ class Server:
                                                      wire_tasks.created(task, False)))
         with self._calls_changed:
             self.calls[call.key] = call
+        self._tell(CallStarted(call.serial, tool.name, args, lane, time.time()))
         refused = self.lanes[lane_named(lane)].submit(
             lambda: self.run_call(call, tool, args, modern))
         if refused is not None:
-            with self._calls_changed:
-                self.calls.pop(call.key, None)
+            call.answer = error_result(refused)
+            self._call_finished(call)
             if task is not None:
                 self.tasks.finish(task, error={"code": jsonrpc.SERVER_BUSY, "message": refused})
             else:
@@ -324,10 +347,10 @@ class Server:
                 log.exception("tool %s failed", tool.name)
                 result = error_result(f"{tool.name} failed unexpectedly: "
                                       f"{type(exc).__name__}: {exc}")
-            if modern:
-                result = {"resultType": "complete", **result,
-                          "_meta": mcp_versions.server_meta(__version__)}
+            result = as_answered(result, modern)
             destination = call.settle()
+            if destination != "none":
+                call.answer = result
             if destination == "task":
                 if not _serialisable(result):  # as send_response would have answered it
                     self.tasks.finish(call.task, error={
@@ -342,6 +365,26 @@ class Server:
                 call.timer.cancel()  # its thread ends now, not TASK_AFTER later
             self._call_finished(call)
 
+    def stop_call(self, serial: Any) -> bool:
+        """A watcher's cancel of the call it knows as `serial`: stopped as its client's cancel
+        would stop it (notifications/cancelled; tasks/cancel for a task), and, since its client
+        did not ask, told so: a request still waiting is answered with an error saying who
+        stopped the call, a task ends cancelled with that sentence. False when no such call is
+        running or it has its answer already."""
+        with self._calls_changed:
+            call = next((call for call in self.calls.values() if call.serial == serial), None)
+        if call is None:
+            return False
+        if call.task is not None:
+            self.cancel_task(call.task, STOPPED_BY_WATCHER)
+            return True
+        answer = as_answered(error_result(STOPPED_BY_WATCHER), call.modern)
+        if not call.stop(answer):
+            return False
+        self.writer.send_response(jsonrpc.result(call.id, answer))
+        self._call_finished(call, started_only=True)
+        return True
+
     def _cancelled(self, call: Call) -> None:
         """A call that stopped by its cancel: its task, if it has one, ends cancelled."""
         if call.task is not None:
@@ -355,10 +398,11 @@ class Server:
                                                   wire_tasks.fields(task, False)))
         self.subscriptions.task_changed(task)
 
-    def cancel_task(self, task: wire_tasks.Task) -> None:
-        """tasks/cancel: the task is cancelled at once, and its call stops exactly as a call
-        stopped by notifications/cancelled does."""
-        self.tasks.cancel(task)
+    def cancel_task(self, task: wire_tasks.Task, message: str | None = None) -> None:
+        """tasks/cancel: the task is cancelled at once (with `message` for its status, else the
+        store's), and its call stops exactly as a call stopped by notifications/cancelled
+        does."""
+        self.tasks.cancel(task, message)
         call = self.calls.get(("task", task.task_id))
         if call is not None:
             call.cancel(CANCELLED)
@@ -368,10 +412,20 @@ class Server:
         if started_only and call.started:
             return  # the running thread removes it when it returns
         with self._calls_changed:
-            if self.calls.get(call.key) is call:
+            removed = self.calls.get(call.key) is call
+            if removed:
                 del self.calls[call.key]
             call.done.set()
             self._calls_changed.notify_all()
+        if removed:
+            self._tell(ended(call))
+
+    def _tell(self, event) -> None:
+        if self.watcher is not None:
+            try:
+                self.watcher(event)
+            except Exception:  # a watcher's bug must never reach a call or the reader
+                log.exception("the call watcher failed")
 
     # -- teardown -----------------------------------------------------------------------------
 
@@ -421,6 +475,23 @@ class Server:
                               **mcp_versions.server_meta(__version__)}}))
 
 
+# The answer to a call a watcher stopped (its request's, or its task's status): its client did
+# not cancel it, and still waits for it.
+STOPPED_BY_WATCHER = ("This call was cancelled by the person watching the session in the "
+                      "studio; it stopped as a cancelled call does.")
+
+
+def ended(call: Call) -> CallEnded:
+    """What a watcher hears of a call that has left the server."""
+    answer = call.answer
+    text = next((block.get("text", "") for block in (answer or {}).get("content", [])
+                 if block.get("type") == "text"), "")
+    if answer is None or call.ctx.cancel.cancelled:
+        return CallEnded(call.serial, "cancelled", text or call.ctx.cancel.reason or "",
+                         time.time())
+    return CallEnded(call.serial, "error" if answer.get("isError") else "done", text, time.time())
+
+
 def tool_result(value: Any) -> dict:
     if isinstance(value, ToolResult):
         result = {"content": value.content,
@@ -439,6 +510,14 @@ def _failed_some(value: Any) -> bool:
     """A JSON result whose `failed` count is above zero is an error result."""
     failed = value.get("failed") if isinstance(value, dict) else None
     return isinstance(failed, (int, float)) and not isinstance(failed, bool) and failed > 0
+
+
+def as_answered(result: dict, modern: bool) -> dict:
+    """A tool call's result as its request is answered: a 2026-07-28 client's says it is
+    complete and names the server."""
+    if not modern:
+        return result
+    return {"resultType": "complete", **result, "_meta": mcp_versions.server_meta(__version__)}
 
 
 def error_result(message: str) -> dict:

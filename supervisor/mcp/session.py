@@ -35,6 +35,9 @@ class Session:
                                  self.confinement)
         self.engine = self._open_engine(options.project)
         self.engine.render_service = RenderService(pool)
+        # The studio's address (rendervisor mcp --studio), named in the instructions so the
+        # agent can tell the person it works for where to watch.
+        self.studio_url: str | None = None
 
     def _open_engine(self, project: str | None):
         # Only a confined session gets a guard: the engine reads "has a guard" as "confined"

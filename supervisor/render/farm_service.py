@@ -1,6 +1,7 @@
 """The session's RenderService as a farm node uses it: the same planning and chunk scheduling
 (supervisor/render/service.py, supervisor/render/run.py), with `--chunk-size` deciding the chunks
-when it is given, and each item's events (started, progressed, finished) told to the display.
+when it is given, each item's events (started, progressed, finished) told to the display, and
+the frames a stopped sequence finished kept for a rerun.
 Kept apart so the MCP session's service carries no command-line option."""
 
 from __future__ import annotations
@@ -10,6 +11,10 @@ from workers.exporter import plan_chunks
 
 
 class FarmRenderService(RenderService):
+    # A farm manager stops a task with SIGTERM and runs it again later: the frames it finished
+    # stay for that rerun's --skip-existing.
+    keep_stopped = True
+
     def __init__(self, pool, chunk_size: int | None = None, on_item=None) -> None:
         super().__init__(pool)
         self.chunk_size = chunk_size

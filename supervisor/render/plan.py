@@ -3,8 +3,9 @@ how its frames are split into chunks for the render workers.
 
 The order of decisions is docs/outputs.md's and docs/rendering.md's:
 1. items refused for a reason of their own (codecOptions off the format's list, missing
-   footage, an output outside the write roots, template values that cannot be used or an
-   output naming a param without a value) are reported failed, naming the option, the file or
+   footage, an output outside the write roots, template values that cannot be used, an
+   output naming a param without a value or whose fields make no safe name, an image sequence
+   whose frames would share one file) are reported failed, naming the option, the file or
    the param, and take no part; an item with template values is planned against its own
    document (supervisor/render/item_snapshots.py);
 2. the outputs of the rest must not name one file (`find_clash`); if two do, the whole render
@@ -34,7 +35,8 @@ from protocol.model.frame_spec import frames_of
 from protocol.model.keyframes import frame_count
 from protocol.model.layers import FOOTAGE_TYPES
 from protocol.model.output_formats import output_format
-from protocol.model.output_names import (expand_fields, find_clash, frame_path, planned_output,
+from protocol.model.output_names import (OutputNameError, expand_fields, find_clash,
+                                         frame_path, frames_share_one_file, planned_output,
                                          unknown_fields)
 from protocol.model.template_params import item_fields
 from supervisor.engine.footage_probe import is_missing
@@ -93,6 +95,10 @@ class ItemPlan:
     frames_skipped: int = 0  # left out with skipExisting: their files are complete already
     fps: float | None = None  # a GIF's own frame rate (its codecOptions fps); None: the comp's
     start_number: int = 0  # a sequence's file number for comp frame 0 (startNumber)
+    # A colour-managed project's display and view for this item (None: the config's default).
+    display: str | None = None
+    view: str | None = None
+    color_tags: str | None = None  # colorTags: bt709 (None) or bt2020-pq (HDR10)
 
     @property
     def is_sequence(self) -> bool:
@@ -147,13 +153,12 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
                           fields[item_id])
         if isinstance(snapshot, str):
             plan.error = f"{item_id} was not rendered: {snapshot}"
-        else:
+        elif not plan.error:
             plan.snapshot = snapshot
             plan.error = _refusal(drawn, plan, check_write, item, relink_hint)
         plans.append(plan)
-    refused = [plan.id for plan in plans if plan.error]
-    clash = find_clash((planned_output(items[plan.id], plan.comp, fields[plan.id])
-                        for plan in plans), refused)
+    clash = find_clash(planned_output(items[plan.id], plan.comp, fields[plan.id])
+                       for plan in plans if not plan.error)
     if clash is not None:
         raise RenderRefused(clash.message + ".")
     claimed: set[str] = set()  # files earlier items of this render write
@@ -213,9 +218,16 @@ def _item_plan(item: dict, comp: dict, fields: dict) -> ItemPlan:
         fps = min(float(fps), comp["frameRate"])  # never more frames than the comp has
         frames, fps = at_rate(frames, comp["frameRate"], fps), (
             None if fps == comp["frameRate"] else fps)
-    return ItemPlan(item["id"], comp, fmt, expand_fields(item["output"], comp["name"], fields),
-                    frames, options, skip, scale, resume=skip or bool(item.get("resume")),
-                    start_number=int(item.get("startNumber", 0)), fps=fps)
+    try:
+        output, error = expand_fields(item["output"], comp["name"], fields), None
+    except OutputNameError as refusal:
+        output, error = item["output"], (f"{item['id']} was not rendered: its output "
+                                         f"{item['output']}: {refusal}.")
+    return ItemPlan(item["id"], comp, fmt, output, frames, options, skip, scale, error=error,
+                    resume=skip or bool(item.get("resume")),
+                    start_number=int(item.get("startNumber", 0)), fps=fps,
+                    display=item.get("display"), view=item.get("view"),
+                    color_tags=item.get("colorTags"))
 
 
 def at_rate(frames: list[int], comp_rate: float, rate: float) -> list[int]:
@@ -245,6 +257,10 @@ def _with_rows_footage(document: dict, plans: list[ItemPlan]) -> dict:
 
 def _refusal(document: dict, plan: ItemPlan, check_write, item: dict,
              relink_hint: str) -> str | None:
+    if frames_share_one_file(plan.output, plan.format, len(plan.frames)):
+        return (f"{plan.id} was not rendered: its output {plan.output} has no frame number "
+                f"field, so each of its {len(plan.frames)} frames would overwrite the last; "
+                "give it an output with one ([####]) with renderQueue.set.")
     unnamed = unknown_fields(item["output"], item_fields(document, item))
     if unnamed:
         return (f"{plan.id} was not rendered: its output {item['output']} names "

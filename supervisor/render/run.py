@@ -5,14 +5,25 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         │ starts one thread per render worker it uses (at most the pool's capacity)
         ▼
     chunk thread ── pool.acquire("render") ── loop: next task (items in queue order)
+        │   an item's first task: its output folder made, opened and checked, then held by
+        │     descriptor (output_folders.py), and what a killed render left there removed
         │   record the task's files (chunk_paths, the sound track) in its item's OpenedFiles
         │   run_with_snapshot(... "render_chunk" ...)  ◄── progress: one frame written
         │     or, first among an item's tasks, its sound: "audio_mix" (render/sound_jobs.py)
         │   a dead worker: release it, retry the task once on a fresh worker (new token)
         └── the item's last task in: join the video's segments and its sound track (stream
             copy), or put a wav's track in place, and keep the output
-    run() joins the threads, then removes every recorded file of an item not done, except the
-    frames of a failed item's chunks that finished (a stopped item keeps nothing).
+    an item is settled once nothing of it runs (a failed one as its last task returns, the
+    rest when the threads end): every recorded file of an item not done is removed, except the
+    frames it keeps for a rerun with skipExisting: a failed item's from chunks that finished,
+    and, on a farm node (`keep_stopped`: a preempted task is resumed, not started over), a
+    stopped item's every frame a worker reported written (each complete: a frame appears by
+    rename); a video keeps its finished segments in its cache (segment_cache.py). Then its
+    folder is let go.
+
+Every file of an item is created, renamed and removed through its held folder, here and in the
+workers (which hold the same folder again by its identity, and refuse to write if its name
+now reaches another): a link swapped in for the folder mid-render redirects nothing.
 
 Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
 worker stops at its next frame (or is killed after the teardown grace), and the threads end.
@@ -22,7 +33,6 @@ Files are recorded here, before dispatch, because a killed worker's own record d
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections import deque
@@ -32,12 +42,14 @@ from protocol.cancel import Cancel
 from protocol.wire.frames import OUT_OF_MEMORY
 from protocol.model.frame_spec import spec_of
 from supervisor.runtime.pool import JobFailed, Pool, Worker
+from supervisor.render.leftovers import Leftovers
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.render.sound_jobs import SOUND, clip_warning, place_output, sound_payload
 from supervisor.runtime.worker_memory import LIMIT_SETTING
 from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
+from workers.exporter.output_folders import OutputFolder, folder_to_hold
 
 log = logging.getLogger("rendervisor.render")
 
@@ -49,9 +61,14 @@ RETRYABLE = ("died", "wedged")
 class ItemRun:
     """One item's state during the render."""
 
-    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None) -> None:
+    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None,
+                 keep_stopped: bool = False) -> None:
         self.plan = plan
+        self.keep_stopped = keep_stopped  # a stopped sequence keeps its reported frames
         self.opened = OpenedFiles()
+        self.folder: OutputFolder | None = None  # held from its first task until settled
+        self.running = 0  # its tasks out on workers
+        self.settled = False
         self.cache = cache  # a video's finished segments (segment_cache.py)
         self.segments: dict[int, str | None] = {}
         self.chunks_done = 0
@@ -63,6 +80,7 @@ class ItemRun:
         # Chunks whose every frame was drawn right (no footage missing): their frames stay
         # even when another chunk fails the item, so a rerun with skipExisting picks up there.
         self.finished_chunks: list[Chunk] = []
+        self.reported: set[int] = set()  # frames a worker said it wrote (each is whole)
         self.skipped_frames = 0
         self.cached_frames: set[int] = set()  # a resumed video's, from its segment cache
         self.started = False
@@ -100,12 +118,19 @@ class ItemRun:
         name = self.plan.comp["name"]
         return self.plan.id if self.plan.id == name else f"{self.plan.id} ({name})"
 
+    def kept_frames(self) -> list[int]:
+        """The frames an item keeps: a failed one those of its chunks that finished (a
+        failing chunk's may be drawn without their footage), a stopped sequence every frame a
+        worker reported written or none (keep_stopped), a done one all of them."""
+        if self.finished:
+            return [number for chunk in self.finished_chunks for number in chunk.frames]
+        return sorted(self.reported) if self.plan.is_sequence and self.keep_stopped else []
+
     def kept_files(self) -> list[str]:
-        """The files a failed item keeps: the frames of its chunks that finished."""
+        """The frames of a sequence item that did not complete kept for a rerun."""
         if not self.plan.is_sequence:
             return []
-        return [self.plan.frame_file(number)
-                for chunk in self.finished_chunks for number in chunk.frames]
+        return [self.plan.frame_file(number) for number in self.kept_frames()]
 
     def report(self) -> dict:
         """The item's entry in the render's report: what it wrote, what it found written
@@ -117,8 +142,7 @@ class ItemRun:
             entry["error"] = self.error
         if self.warnings:
             entry["warnings"] = list(self.warnings)
-        kept = [] if self.plan.is_sequence and self.status == "stopped" else \
-            [number for chunk in self.finished_chunks for number in chunk.frames]
+        kept = self.kept_frames()
         entry["framesWritten"] = len(kept)
         entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
         entry["failedFrames"] = spec_of(set(self.plan.frames) - set(kept) - self.cached_frames) \
@@ -136,8 +160,14 @@ class RenderRun:
     def __init__(self, pool: Pool, snapshot_id: str, document: dict, plans: list[ItemPlan],
                  on_progress: Callable[[int, int, str], None] | None = None,
                  on_item: Callable[[str, str, float], None] | None = None,
-                 kind: str = "render", cancel: Cancel | None = None) -> None:
+                 kind: str = "render", cancel: Cancel | None = None,
+                 keep_stopped: bool = False,
+                 check_write: Callable[[str], object] | None = None) -> None:
         self.pool = pool
+        # The session's write rule, asked again of each output folder as it is opened: the
+        # plan checked the name, this checks the folder the render holds (raises to refuse).
+        self.check_write = check_write
+        self._leftovers = Leftovers()
         self.kind = kind  # "render"; a still (comp.saveFrameAs) runs on the preview worker
         self.snapshot_id = snapshot_id  # Engine.snapshot's: what the workers cache it by
         self.document = document
@@ -153,7 +183,7 @@ class RenderRun:
                 contents[id(drawn)] = content_key(drawn)
             return SegmentCache(plan, contents[id(drawn)])
 
-        self.items = [ItemRun(plan, cache_for(plan)) for plan in plans]
+        self.items = [ItemRun(plan, cache_for(plan), keep_stopped) for plan in plans]
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
             for index, chunk in item.tasks())
@@ -203,16 +233,16 @@ class RenderRun:
             for item in self.items:  # a resumed video with every segment cached
                 if not item.finished and item.chunks_done == len(item.plan.chunks) and \
                         item.sound_done:
-                    self._finish(item)
+                    with self._lock:
+                        started = self._start(item)
+                    if started:
+                        self._finish(item)
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             for item in self.items:
-                if item.status == "failed":
-                    item.opened.keep(item.kept_files())  # only the failing chunks' files go
-                if item.status != "done":
-                    item.opened.remove_all()
+                self._settle(item)
                 if not item.finished:
                     item.status = "stopped"
                     self._on_item(item.plan.id, "stopped", self._fraction(item))
@@ -251,9 +281,34 @@ class RenderRun:
                     self._fail(task[0], f"{task[0].plan.id} failed unexpectedly "
                                         f"({type(error).__name__}: {error}); this is a bug in "
                                         "rendervisor.")
+                finally:
+                    self._returned(task[0])
         finally:
             if worker is not None:
                 self.pool.release(worker)
+
+    def _returned(self, item: ItemRun) -> None:
+        """One of the item's tasks is back: a failed item with none left out is settled now,
+        so its folder is let go without waiting for the whole render."""
+        with self._lock:
+            item.running -= 1
+            idle = item.running == 0 and item.status == "failed"
+        if idle:
+            self._settle(item)
+
+    def _settle(self, item: ItemRun) -> None:
+        """What an item leaves once nothing of it runs (once): a done item its output, any
+        other what it wrote less the frames it keeps for a rerun (kept_files); then its
+        folder is let go."""
+        with self._lock:
+            if item.settled:
+                return
+            item.settled = True
+        if item.status != "done":
+            item.opened.keep(item.kept_files())
+            item.opened.remove_all()
+        if item.folder is not None:
+            item.folder.close()
 
     def _next(self) -> tuple[ItemRun, int, Chunk] | None:
         with self._lock:
@@ -261,21 +316,32 @@ class RenderRun:
                 item, index, chunk = self._queue.popleft()
                 if item.status == "failed":
                     continue
-                if not item.started:
-                    item.started = True
-                    item.started_at = time.monotonic()
-                    item.status = "rendering"
-                    try:
-                        item.opened.make_folders(item.plan.output)
-                    except OSError as error:
-                        item.status = "failed"
-                        item.error = (f"{item.plan.id} failed: the folder for "
-                                      f"{item.plan.output} could not be created ({error}).")
-                        self._on_item(item.plan.id, "failed", 0.0)
-                        continue
-                    self._on_item(item.plan.id, "rendering", 0.0)  # its first chunk goes
+                if not item.started and not self._start(item):
+                    continue
+                item.running += 1
                 return item, index, chunk
         return None
+
+    def _start(self, item: ItemRun) -> bool:
+        """Start an item (under the lock): make, open, check and hold its output folder, and
+        remove the temporaries a killed render left there for the files it writes
+        (leftovers.py). False, the item failed, when its folder cannot be had."""
+        item.started = True
+        item.started_at = time.monotonic()
+        item.status = "rendering"
+        try:
+            item.folder = OutputFolder.open(folder_to_hold(item.plan.output), self.check_write,
+                                            made=item.opened.made)
+            item.opened.held = item.folder
+            self._leftovers.remove_for(item.folder, item.plan.files())
+        except Exception as error:  # OSError, or the write rule's own sentence
+            item.status = "failed"
+            item.error = (f"{item.plan.id} failed: the folder for {item.plan.output} could not "
+                          f"be made or opened ({error}).")
+            self._on_item(item.plan.id, "failed", 0.0)
+            return False
+        self._on_item(item.plan.id, "rendering", 0.0)  # its first chunk goes
+        return True
 
     def _run_chunk(self, worker: Worker | None, item: ItemRun, index: int,
                    chunk: Chunk) -> Worker | None:
@@ -293,7 +359,9 @@ class RenderRun:
             with self._lock:
                 item.attempt_frames[index] = 0
             task, payload = (("audio_mix", sound_payload(item.plan, chunk)) if index == SOUND
-                             else ("render_chunk", chunk_payload(item.plan, chunk)))
+                             else ("render_chunk", chunk_payload(item.plan, chunk,
+                                                                 item.keep_stopped)))
+            payload["folder"] = item.folder.identity  # the workers write nowhere else
             # An item rendering template values draws its own document (render/plan.py).
             snapshot_id, document = item.plan.snapshot or (self.snapshot_id, self.document)
             try:
@@ -330,7 +398,7 @@ class RenderRun:
         """Record what the task may create, before it is sent: a frame that exists already is
         not ours until the worker says it wrote it (see _frame_written)."""
         paths = [path for path in _task_paths(item.plan, index, chunk)
-                 if not os.path.exists(path)]
+                 if not item.opened.exists(path)]
         with self._lock:
             item.opened.add_all(paths)
 
@@ -344,13 +412,7 @@ class RenderRun:
                        if path not in finals]
         with self._lock:
             for path in temporaries:
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
-                except OSError:
-                    continue  # still recorded: a failed item's cleanup tries again
-                item.opened.forget(path)
+                item.opened.remove(path)  # one that cannot be removed stays recorded
 
     # -- reports from the workers ------------------------------------------------------------
 
@@ -358,6 +420,7 @@ class RenderRun:
         with self._lock:
             if item.plan.is_sequence:
                 item.opened.add(item.plan.frame_file(number))
+                item.reported.add(number)
             item.attempt_frames[index] += 1
             if item.attempt_frames[index] <= item.counted.get(index, 0):
                 return  # a retried chunk redoing frames already counted
@@ -421,15 +484,17 @@ class RenderRun:
                 return
         with self._lock:
             # Segments the cache could not take are still this render's temporaries.
-            leftovers = OpenedFiles([path for path in item.segments.values()
-                                     if path is not None and path in item.opened])
+            uncached = OpenedFiles([path for path in item.segments.values()
+                                    if path is not None and path in item.opened],
+                                   held=item.folder)
             # Kept even if a stop came in meanwhile: the output is complete.
             item.opened.keep()
             item.status = "done"
             item.seconds = _since(item.started_at)
         if item.cache is not None:
-            leftovers.remove_all()
-            remove_cache(plan.output)
+            uncached.remove_all()
+            remove_cache(plan.output, item.folder)
+        self._settle(item)
         self._on_item(plan.id, "done", 1.0)
 
     def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
@@ -446,15 +511,17 @@ class RenderRun:
         return (item.written + item.skipped_frames) / total if total else 1.0
 
 
-def chunk_payload(plan: ItemPlan, chunk: Chunk) -> dict:
-    """The render_chunk job for one chunk of an item (workers/chunk_task.py)."""
-    return {"comp": plan.comp["id"], "frames": list(chunk.frames),
+def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> dict:
+    """The render_chunk job for one chunk of an item (workers/chunk_task.py); `keep_stopped`:
+    a cancelled worker leaves the frames it finished (ItemRun.keep_stopped)."""
+    return {"comp": plan.comp["id"], "frames": list(chunk.frames), "keepStopped": keep_stopped,
             "firstIndex": chunk.first_index, "token": chunk.token,
             "keyframeInterval": chunk.keyframe_interval, "format": plan.format,
             "output": plan.output, "frameRate": plan.frame_rate,
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent,
-            "startNumber": plan.start_number}
+            "startNumber": plan.start_number, "display": plan.display, "view": plan.view,
+            "colorTags": plan.color_tags}
 
 
 def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:

@@ -8,10 +8,15 @@ over (docs/outputs.md, "Resuming a video").
     the item completes: the segments are joined (stream copy) into Main.mp4; the folder goes
 
 A segment's KEY is a hash of everything that decides its bytes: the snapshot's content (the
-document without its render queue, and the size and modification time of every footage file),
-the chunk (its frames, its first index, the key frame interval) and the encoder settings
-(format, codecOptions, frame rate, scale, transparency, the encoder libraries' versions). Not
-the snapshot's id, which names one engine's revision and differs in every process. A segment is
+document without its render queue, and the identity of every file its frames are drawn from:
+footage of every kind, each frame of a sequence, font files: `drawn_files`), the chunk (its
+frames, its first index, the key frame interval) and the encoder settings as the encoder is
+given them (`encoder_setup`: the format's defaults under the item's codecOptions, the pixel
+format, the dither; frame rate, scale, transparency), with the versions of rendervisor and
+of every library it draws and encodes with. Not the snapshot's id, which names one engine's
+revision and differs in every process. A file's identity is its size, modification and
+change times, inode and device: a file copied over the name, or renamed onto it, differs in
+one of them even when its modification time is put back. A segment is
 the same bytes for one key (segments.py restarts the encoder on a fixed grid, and the render
 fixes encoder threads), so a joined resume is byte for byte the file an uninterrupted render
 writes. A chunk split differently (another --workers for a short video, another --chunk-size)
@@ -22,7 +27,10 @@ Removes nothing in a cache folder but files of its own naming, and a folder only
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
+import importlib.metadata
 import json
 import logging
 import os
@@ -30,14 +38,18 @@ import re
 
 import av
 
-from protocol.model.sequences import sequence_path
-from supervisor import __version__
+from supervisor.engine.footage_reads import files_of
+from workers.compositor.fonts import family_faces
+from workers.compositor.frame import output_size
 from workers.exporter import Chunk, OpenedFiles
+from workers.exporter.output_folders import OutputFolder
+from workers.exporter.video_encoders import encoder_setup
 
 log = logging.getLogger("rendervisor.render")
 
 CACHE_SUFFIX = ".segments"
 SEGMENT_NAME = re.compile(r"^[0-9a-f]{64}\.seg$")
+PACKAGE_NAME = re.compile(r"[A-Za-z0-9._-]+")  # of a requirement: `av>=12` -> av
 # Document keys that decide nothing about a frame's pixels: a resume adds or edits queue items
 # (--skip-existing, a --comp item) and so allocates ids, which must not change the keys.
 NOT_CONTENT = ("renderQueue", "nextId")
@@ -50,32 +62,65 @@ def cache_folder(output: str) -> str:
 
 
 def content_key(document: dict) -> str:
-    """A hash of what a snapshot draws: its document (less the queue) and its footage files'
-    sizes and modification times, so footage replaced on disk makes new keys."""
+    """A hash of what a snapshot draws: its document (less the queue) and the identity of
+    every file it draws from, so a file replaced on disk makes new keys."""
     content = {key: value for key, value in document.items() if key not in NOT_CONTENT}
-    stamps = [[_stamp(path) for path in _footage_files(item)]
-              for item in document.get("footage", [])]
-    return _digest([content, stamps])
+    return _digest([content, [[path, _stamp(path)] for path in drawn_files(document)]])
 
 
-def remove_cache(output: str) -> int:
-    """Remove the cache folder of `output`: its segment files, then the folder if that leaves
-    it empty. The number of segments removed."""
+def drawn_files(document: dict) -> list[str]:
+    """Every file a document's frames can be drawn from: each footage item's (a sequence's
+    folder and frames, an SVG, a Lottie file, a sound, a video: footage_reads.files_of, the
+    rule confinement checks too), each text layer's font file, or the files of the family it
+    names (bundled or the system's)."""
+    files = [file for item in document.get("footage", []) for file in files_of(item["path"])]
+    for comp in document.get("comps", []):
+        for layer in comp.get("layers", []):
+            if layer.get("type") != "text":
+                continue
+            content = layer.get("content") or {}
+            if content.get("fontFile"):
+                files.append(content["fontFile"])
+            else:
+                files += [face.path for face in family_faces(content.get("font"))]
+    return list(dict.fromkeys(files))
+
+
+@functools.lru_cache(maxsize=1)
+def drawing_versions() -> list[str]:
+    """The versions of rendervisor and of every package it needs (Skia, PyAV, HarfBuzz, the
+    bundled fonts...) and of FFmpeg's libraries: an upgrade may draw or encode a frame
+    differently."""
+    names = ["rendervisor"] + [PACKAGE_NAME.match(requirement).group(0)
+                               for requirement in importlib.metadata.requires("rendervisor") or ()
+                               if "extra ==" not in requirement]
+    versions = []
+    for name in names:
+        try:
+            versions.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} missing")
+    return versions + [json.dumps(av.library_versions, sort_keys=True)]
+
+
+def remove_cache(output: str, held: OutputFolder) -> int:
+    """Remove the cache folder of `output` (in the output's folder, `held`): its segment
+    files, then the folder if that leaves it empty. The number of segments removed."""
     folder = cache_folder(output)
     try:
-        names = os.listdir(folder)
-    except (FileNotFoundError, NotADirectoryError):
-        return 0
+        names = held.names(folder)
+    except OSError:
+        return 0  # none, or a link standing at its name: not ours to follow
     removed = 0
     for name in names:
         if SEGMENT_NAME.match(name):
             try:
-                os.unlink(os.path.join(folder, name))
+                held.unlink(os.path.join(folder, name))
                 removed += 1
             except FileNotFoundError:
                 pass
     try:
-        os.rmdir(folder)
+        held.rmdir(folder)
     except OSError:
         pass  # something not ours is in it: left for its owner
     return removed
@@ -86,9 +131,9 @@ class SegmentCache:
 
     def __init__(self, plan, content: str) -> None:
         self.folder = cache_folder(plan.output)
-        self._settings = [content, __version__, av.__version__, av.library_versions,
-                          plan.comp["id"], plan.format, plan.codec_options,
-                          plan.frame_rate, plan.scale, plan.transparent]
+        self._settings = [content, drawing_versions(), plan.comp["id"], plan.format,
+                          plan.codec_options, _encoder_settings(plan), plan.frame_rate,
+                          plan.scale, plan.transparent]
 
     def path(self, chunk: Chunk) -> str:
         key = _digest([self._settings, list(chunk.frames), chunk.first_index,
@@ -105,29 +150,34 @@ class SegmentCache:
         cached = self.path(chunk)
         try:
             opened.make_folders(cached)
-            os.replace(segment, cached)
+            opened.rename(segment, cached)
         except OSError as error:
             log.warning("segment %s could not be kept in %s (%s); a rerun renders it again",
                         segment, self.folder, error)
             return segment
-        opened.forget(segment)
+        opened.forget(cached)  # the cache's now, not this render's to take back
         return cached
 
 
-def _footage_files(item: dict) -> list[str]:
-    if item.get("kind") != "sequence":
-        return [item["path"]]
-    first = int(item.get("firstFrame", 0))
-    return [sequence_path(item["path"], number)
-            for number in range(first, first + int(item.get("frameCount", 1)))]
+def _encoder_settings(plan) -> object:
+    """The encoder's configuration as the workers will make it (defaults, options, pixel
+    format, dither), so a changed default is a changed key; the refusal's words when the
+    settings cannot be used (the render then fails, and caches nothing)."""
+    try:
+        setup = encoder_setup(plan.format, *output_size(plan.comp, plan.scale),
+                              plan.frame_rate, plan.codec_options)
+    except ValueError as error:
+        return str(error)
+    return dataclasses.asdict(setup)
 
 
 def _stamp(path: str) -> list[int] | None:
+    """A file's identity: size, modification and change times, inode and device."""
     try:
         info = os.stat(path)
     except OSError:
         return None
-    return [info.st_size, info.st_mtime_ns]
+    return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev]
 
 
 def _digest(value) -> str:

@@ -46,6 +46,10 @@ STOP_WAIT = 30.0
 
 
 class RenderService:
+    # Whether a stopped sequence keeps the frames it finished. A session's cancel takes back
+    # everything the render wrote; a farm node's keeps them for a rerun (farm_service.py).
+    keep_stopped = False
+
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
         self._lock = threading.Lock()
@@ -110,7 +114,9 @@ class RenderService:
                             on_progress=work.progress if work is not None else None,
                             cancel=work.cancel.child() if work is not None else None,
                             on_item=(lambda item, status, progress: self._item_event(
-                                engine, item, status, progress)) if queued else None)
+                                engine, item, status, progress)) if queued else None,
+                            keep_stopped=self.keep_stopped,
+                            check_write=lambda path: engine.check_path(path, "write"))
             self._current = run
             self._mirrored.clear()  # the document's statuses may have changed since
         if not queued:

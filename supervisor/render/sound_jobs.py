@@ -16,7 +16,6 @@ in `warnings`, with where and how loud, so the person or agent can lower a level
 from __future__ import annotations
 
 import math
-import os
 
 from supervisor.render.plan import ItemPlan
 from supervisor.render.sound_plan import SoundPlan
@@ -55,8 +54,7 @@ def place_output(plan: ItemPlan, segments: list, opened: OpenedFiles,
     if plan.chunks:
         join_segments(segments, plan.format, plan.output, plan.frame_rate, opened,
                       remove_segments=remove_segments, sound_track=track)
-        if track is not None:
-            os.unlink(track)
-            opened.forget(track)
+        if track is not None and not opened.remove(track):
+            raise OSError(f"the sound track {track} could not be removed once copied")
     elif track is not None:
         publish(track, plan.output, opened)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import os
 
 from protocol.wire.frames import OUT_OF_MEMORY
-from protocol.model.output_names import (expand_comp_name, frame_path, project_folder,
-                                         split_extension)
+from protocol.model.output_names import (OutputNameError, expand_comp_name, frame_path,
+                                         project_folder, split_extension)
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
 from supervisor.render.frame_choice import frame_at
@@ -53,7 +53,8 @@ def save_frame_as(service, engine, params: dict, work: Work | None) -> dict:
                            f"is missing: {', '.join(missing)}; re-link it with footage.replace.")
     plan = single_item_plan("still", comp, "png", path, [number], workers=1)
     run = RenderRun(service.pool, snapshot_id, document, [plan], kind="preview",
-                    cancel=work.cancel.child() if work is not None else None)
+                    cancel=work.cancel.child() if work is not None else None,
+                    check_write=lambda path: engine.check_path(path, "write"))
     report = run.run()
     if work is not None:
         work.cancel.check()
@@ -91,7 +92,10 @@ def _comp(document: dict, ref) -> dict:
 def still_path(engine, comp: dict, number: int, path: str | None) -> str:
     """The file a still goes to: `path` (a file, or a pattern whose [####] is the frame
     number; relative to the project's folder), or [compName]_[#####].png there."""
-    pattern = expand_comp_name(path if path is not None else DEFAULT_STILL, comp["name"])
+    try:
+        pattern = expand_comp_name(path if path is not None else DEFAULT_STILL, comp["name"])
+    except OutputNameError as error:
+        raise CommandError(f"{error}.") from None
     if not split_extension(pattern)[1]:
         pattern += ".png"
     if not os.path.isabs(pattern):

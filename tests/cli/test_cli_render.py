@@ -17,6 +17,7 @@ from tests.helpers.bands import longest_flat_run, ramp_runs
 from tests.helpers.cli_projects import error_lines, popen, rendervisor, small_project
 from tests.helpers.sound_files import decode_sound, tone, write_wav
 from workers.compositor import render_frame
+from workers.exporter.complete_frames import is_complete_frame
 
 
 @pytest.fixture
@@ -130,7 +131,11 @@ def test_sigterm_stops_a_frame_sequence_render_too(tmp_path):
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
-    assert not (tmp_path / "frames").exists()  # every frame of the unfinished item removed
+    # The frames that were finished stay for --skip-existing, each whole; nothing else does.
+    frames = tmp_path / "frames"
+    names = os.listdir(frames) if frames.exists() else []
+    assert all(name.startswith("f_") and is_complete_frame(str(frames / name), "png")
+               for name in names), names
 
 
 def test_preview_writes_one_png_of_the_asked_size(project, tmp_path):

@@ -16,6 +16,7 @@ import psutil
 from supervisor.cli import claims
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import popen, rendervisor, small_project
+from workers.exporter.complete_frames import is_complete_frame
 
 
 def drop_projects(folder, count, frames=12):
@@ -155,7 +156,7 @@ def test_watch_polls_until_sigterm_then_exits_promptly(tmp_path):
     assert time.monotonic() - started < 10
 
 
-def test_sigint_mid_render_stops_it_removes_its_frames_and_releases_the_claim(tmp_path):
+def test_sigint_mid_render_stops_it_keeps_its_whole_frames_and_releases_the_claim(tmp_path):
     project = small_project(tmp_path / "long.rvproj", frames=900, width=640, height=360,
                             blur=40, queue=[{"output": "frames/f_[####].png", "format": "png"}])
     node = popen("watch", tmp_path, "--once", "--workers", "2")
@@ -170,7 +171,11 @@ def test_sigint_mid_render_stops_it_removes_its_frames_and_releases_the_claim(tm
     assert f"stopped {project}" in out
     status = json.loads(open(project + ".status.json").read())
     assert status["state"] == "stopped"
-    assert not (tmp_path / "frames").exists()
+    # A farm node keeps the frames it finished (each whole) for a rerun; nothing half-written.
+    names = os.listdir(tmp_path / "frames")
+    assert names and all(name.startswith("f_") and
+                         is_complete_frame(str(tmp_path / "frames" / name), "png")
+                         for name in names), names
     assert not os.path.exists(claims.claim_path(project))
 
 

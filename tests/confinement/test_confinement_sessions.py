@@ -15,6 +15,7 @@ import sys
 import pytest
 
 from supervisor.engine.engine import Engine
+from supervisor.errors import CommandError
 from tests.helpers.confinement_world import (SECRET, Footprint, build_world, reply_text, write_clip,
                                      write_crafted_project)
 from tests.helpers.mcp_process import McpProcess
@@ -111,15 +112,23 @@ def test_a_queue_item_stored_before_confinement_is_refused_and_nothing_is_writte
 
 
 def test_a_comp_name_that_climbs_out_of_its_output_folder_is_refused(world):
-    """`[compName]` as a folder, and a comp named `..`: the output would land beside the
-    roots. (A name with a slash is made one file name by output_names, so `../../x` stays.)"""
+    """`[compName]` as a folder, and a comp named `..` or `../../x`: each field fills part of
+    one name and may not begin it with a dot. Queued now, such an output is refused at once;
+    stored in a project (the comps renamed after their items were queued), the render refuses
+    both items, and nothing lands beside the roots."""
     engine = Engine()
     engine.run("comp.new", {"name": "..", **SMALL})
-    engine.run("comp.new", {"name": "../../x", **SMALL})
-    engine.run("renderQueue.add", {"comp": "..", "output": os.path.join(
+    with pytest.raises(CommandError, match=r"\[compName\] is '\.\.'"):
+        engine.run("renderQueue.add", {"comp": "..", "output": os.path.join(
+            world.write, "[compName]", "climbed.mp4")})
+    engine.run("comp.set", {"comp": "..", "name": "up"})
+    engine.run("comp.new", {"name": "upper", **SMALL})
+    engine.run("renderQueue.add", {"comp": "up", "output": os.path.join(
         world.write, "[compName]", "climbed.mp4")})
-    engine.run("renderQueue.add", {"comp": "../../x", "output": os.path.join(
+    engine.run("renderQueue.add", {"comp": "upper", "output": os.path.join(
         world.write, "[compName].png"), "frames": "0"})
+    engine.run("comp.set", {"comp": "up", "name": ".."})
+    engine.run("comp.set", {"comp": "upper", "name": "../../x"})
     project = os.path.join(world.write, "climb.rvproj")
     engine.run("project.save", {"path": project})
     before = Footprint(world.outsides(), listed=(world.base,))
@@ -128,10 +137,9 @@ def test_a_comp_name_that_climbs_out_of_its_output_folder_is_refused(world):
     assert Footprint(world.outsides(), listed=(world.base,)).changes(before) == []
     assert not os.path.exists(os.path.join(world.base, "climbed.mp4"))
     report = result["structuredContent"]
-    failed = {item["item"]: item.get("error", "") for item in report["items"]
-              if item["status"] == "failed"}
-    assert len(failed) == 1 and "'..'" in next(iter(failed.values())), report
-    assert any(name.startswith(".._.._x") for name in os.listdir(world.write))
+    errors = [item.get("error", "") for item in report["items"] if item["status"] == "failed"]
+    assert len(errors) == 2 and "'..'" in errors[0] and "'.._.._x'" in errors[1], report
+    assert not any(name.startswith(".._") for name in os.listdir(world.write))
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@ import pytest
 
 from protocol.model.effects import EFFECTS
 from supervisor.errors import CommandError
+from tests.helpers.cube_luts import cube_table, write_cube
 from tests.helpers.engine_projects import engine_with_layers
 
 
@@ -10,9 +11,13 @@ def effects(engine):
 
 
 @pytest.mark.parametrize("effect", list(EFFECTS))
-def test_effect_add_every_effect_with_its_defaults(effect):
+def test_effect_add_every_effect_with_its_defaults(effect, tmp_path):
     engine = engine_with_layers()
-    result = engine.run("effect.add", {"comp": "Main", "layer": "Red", "effect": effect})
+    # A LUT has no default file: it is the one param an effect cannot go without.
+    params = {"params": {"path": write_cube(tmp_path / "a.cube", cube_table(2))}} \
+        if effect == "lut" else {}
+    result = engine.run("effect.add", {"comp": "Main", "layer": "Red", "effect": effect,
+                                       **params})
     [stored] = effects(engine)
     assert result["effect"] == stored["id"] and stored["enabled"] is True
     assert set(stored["params"]) == set(EFFECTS[effect])
@@ -53,3 +58,35 @@ def test_effect_set_names_the_effects_there_are():
     engine.run("effect.add", {"comp": "Main", "layer": "Red", "effect": "fill"})
     with pytest.raises(CommandError, match="there is no effect 'glow' on layer 'Red'"):
         engine.run("effect.set", {"comp": "Main", "layer": "Red", "effect": "glow"})
+
+
+def test_a_lut_needs_an_absolute_path_to_a_file_whose_content_it_leaves_to_the_worker(tmp_path):
+    engine = engine_with_layers()
+    add = {"comp": "Main", "layer": "Red", "effect": "lut"}
+    with pytest.raises(CommandError, match="a lut effect needs params.path, the absolute path"):
+        engine.run("effect.add", add)
+    with pytest.raises(CommandError, match="a lut effect's path must be an absolute path, got 'a.cube'"):
+        engine.run("effect.add", {**add, "params": {"path": "a.cube"}})
+    with pytest.raises(CommandError, match=f"a lut effect's path {tmp_path} is a folder, not a file"):
+        engine.run("effect.add", {**add, "params": {"path": str(tmp_path)}})
+    with pytest.raises(CommandError, match="does not exist"):
+        engine.run("effect.add", {**add, "params": {"path": str(tmp_path / "gone.cube")}})
+    # Not parsed here: a file that is no LUT is the render's to refuse, naming its line.
+    text = tmp_path / "notes.cube"
+    text.write_text("hello\n")
+    engine.run("effect.add", {**add, "params": {"path": str(text), "amount": 50}})
+    with pytest.raises(CommandError, match="params.path: this property cannot be animated"):
+        engine.run("effect.set", {"comp": "Main", "layer": "Red", "effect": "lut", "params": {
+            "path": {"keys": [{"time": 0, "value": str(text)}]}}})
+
+
+def test_grade_takes_a_number_or_r_g_b_for_lift_gamma_and_gain():
+    engine = engine_with_layers()
+    engine.run("effect.add", {"comp": "Main", "layer": "Red", "effect": "grade",
+                              "params": {"gain": 1.5, "lift": [0, 0.1, 0]}})
+    [grade] = effects(engine)
+    assert grade["params"]["gain"] == [1.5, 1.5, 1.5]
+    assert grade["params"]["lift"] == [0, 0.1, 0] and grade["params"]["gamma"] == [1, 1, 1]
+    with pytest.raises(CommandError, match=r"params.gamma: expected a number or \[r, g, b\]"):
+        engine.run("effect.set", {"comp": "Main", "layer": "Red", "effect": "grade",
+                                  "params": {"gamma": [1, 2]}})

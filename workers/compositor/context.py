@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from workers.compositor.color_management import Managed, managed
 from workers.compositor.footage import FootageCache
 
 # A precomp nested deeper than this is not drawn: a comp that contains itself (directly or
@@ -29,16 +30,21 @@ class RenderContext:
     footage: dict = field(default_factory=dict)
     missing: list = field(default_factory=list)
     depth: int = 0
+    # The project's colour management (color_management.py), or None: the sRGB pipeline.
+    managed: Managed | None = None
 
     @classmethod
     def for_document(cls, document: dict, footage_cache: FootageCache,
                      draw_comp: Callable) -> "RenderContext":
+        """The context for drawing `document`; ColorError when its colour management cannot
+        be used."""
         comps = {}
         for comp in document.get("comps", []):
             comps[comp.get("id")] = comp
         return cls(document=document, footage_cache=footage_cache, draw_comp=draw_comp,
                    comps=comps,
-                   footage={item.get("id"): item for item in document.get("footage", [])})
+                   footage={item.get("id"): item for item in document.get("footage", [])},
+                   managed=managed(document))
 
     def find_comp(self, comp_ref: str) -> dict:
         """A comp by id, or by name (as the commands also accept)."""

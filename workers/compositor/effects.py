@@ -3,7 +3,8 @@
 Effects apply in order to the layer's own pixels, before its opacity and blending: the chain
 goes on the paint of the layer's saveLayer, drawn while the canvas holds the layer's matrix, so
 a blur radius is in the layer's own pixels and scales with the layer, as in After Effects.
-Color effects are 4x5 color matrices (on unpremultiplied colors; the fifth column is 0..1).
+Color effects are colour filters (on unpremultiplied colors): fill and tint 4x5 color matrices
+(the fifth column is 0..1), lut and grade SkSL filters (color_grading.py).
 
 A chain with a wide blur is drawn in float instead (float_effects.py), from the same params and
 the same color matrices, because Skia's blur rounds to 8 bits.
@@ -18,6 +19,8 @@ import skia
 from protocol.model.colors import normalize_color
 from protocol.model.effects import EFFECTS
 from protocol.model.keyframes import value_at
+from workers.compositor.color_grading import grade_filter, lut_filter
+from workers.compositor.cube_files import read_cube
 from workers.compositor.paints import color4f
 
 # Rec. 709 luma, the weights After Effects uses for luma mattes and tint.
@@ -33,11 +36,24 @@ def effect_params(effect: dict, time: float) -> dict:
 
 class LayerEffects:
     """A layer's enabled effects at one time: `chain`, their names and params in order, and
-    `image_filter`, the Skia filter that draws them all."""
+    `image_filter`, the Skia filter that draws them all; `color_filter`, the same chain as one
+    colour filter when every effect in it is one (fill, tint, lut, grade)."""
 
-    def __init__(self, chain: list, image_filter: skia.ImageFilter) -> None:
+    def __init__(self, chain: list, image_filter: skia.ImageFilter,
+                 color_filter: skia.ColorFilter | None = None) -> None:
         self.chain = chain
         self.image_filter = image_filter
+        self.color_filter = color_filter
+
+    def apply_to(self, paint: skia.Paint) -> None:
+        """Put the chain on the paint of the layer's saveLayer. A chain of colour filters goes
+        on as the paint's colour filter, which Skia applies in float as it composites the
+        layer; its image filters work in 8 bits on any surface, which a 16-bit or float comp
+        would see as bands in its shadows (in linear light, steps of 1/255 of light)."""
+        if self.color_filter is not None:
+            paint.setColorFilter(self.color_filter)
+        else:
+            paint.setImageFilter(self.image_filter)
 
     def widest_blur(self) -> float:
         """The largest blur sigma of the chain, in the layer's pixels (0 when it blurs nothing)."""
@@ -59,19 +75,30 @@ class LayerEffects:
         return 3.0 * sum(blur_sigma(name, params) for name, params in self.chain) + self.shift()
 
 
-def layer_effects(layer: dict, time: float) -> LayerEffects | None:
-    """The layer's enabled effects at `time`, or None when none of them draws anything."""
-    chain, image_filter = [], None
+def layer_effects(layer: dict, time: float, linear_light: bool = False) -> LayerEffects | None:
+    """The layer's enabled effects at `time`, or None when none of them draws anything;
+    `linear_light`: the comp is drawn in linear light (a LUT then looks up sRGB-encoded
+    values). LutError when a LUT's file cannot be read."""
+    chain, image_filter, colors, only_colors = [], None, None, True
     for effect in layer.get("effects") or ():
         if not effect.get("enabled", True):
             continue
         name = effect.get("effect")
-        build = _BUILDERS.get(name)
-        if build is not None:
-            params = effect_params(effect, time)
+        params = effect_params(effect, time)
+        if name in _BUILDERS:
             chain.append((name, params))
-            image_filter = build(params, image_filter)
-    return None if image_filter is None else LayerEffects(chain, image_filter)
+            image_filter = _BUILDERS[name](params, image_filter)
+            only_colors = False
+        elif name in COLOR_FILTERS:
+            color_filter = COLOR_FILTERS[name](params, linear_light)
+            if color_filter is not None:
+                chain.append((name, params))
+                image_filter = skia.ImageFilters.ColorFilter(color_filter, image_filter)
+                colors = color_filter if colors is None else \
+                    skia.ColorFilters.Compose(color_filter, colors)
+    if image_filter is None:
+        return None
+    return LayerEffects(chain, image_filter, colors if only_colors else None)
 
 
 def blur_sigma(name: str, params: dict) -> float:
@@ -169,11 +196,24 @@ def _fraction(percent) -> float:
     return min(1.0, max(0.0, float(percent) / 100.0))
 
 
+def _lut(params: dict, linear_light: bool) -> skia.ColorFilter | None:
+    amount = _fraction(params["amount"])
+    if params["path"] is None or amount <= 0.0:
+        return None
+    return lut_filter(read_cube(params["path"]), amount, linear_light)
+
+
+# The effects that are one colour filter each: name -> (params, linear_light) -> the filter, or
+# None when it changes nothing. The float path (float_effects.py) applies the same filters.
+COLOR_FILTERS = {
+    "fill": lambda params, linear_light: skia.ColorFilters.Matrix(fill_matrix(params)),
+    "tint": lambda params, linear_light: skia.ColorFilters.Matrix(tint_matrix(params)),
+    "lut": _lut,
+    "grade": lambda params, linear_light: grade_filter(params),
+}
 _BUILDERS = {
     "gaussianBlur": _gaussian_blur,
     "dropShadow": _drop_shadow,
-    "fill": lambda params, source: _color_matrix(fill_matrix(params), source),
-    "tint": lambda params, source: _color_matrix(tint_matrix(params), source),
     "glow": _glow,
 }
 # The param each blurring effect's sigma comes from.

@@ -32,8 +32,8 @@ import numpy as np
 import skia
 
 from workers.compositor.blending import layer_paint
-from workers.compositor.effects import (LayerEffects, blur_sigma, fill_matrix, glow_matrices,
-                                        shadow_color, shadow_offset, tint_matrix)
+from workers.compositor.effects import (COLOR_FILTERS, LayerEffects, blur_sigma,
+                                        glow_matrices, shadow_color, shadow_offset)
 from workers.compositor.float_blur import (as_float, blur_step, gaussian_blur, reduce,
                                            residual_sigma)
 
@@ -276,11 +276,16 @@ def _over(below: np.ndarray, below_step: int, above: np.ndarray, above_step: int
 
 
 def _color_matrix(pixels: np.ndarray, matrix: list) -> np.ndarray:
-    """A 4x5 color matrix applied by Skia's own color filter, as in its chain: 8-bit pixels (a
-    layer's content) on an 8-bit surface, as Skia's chain would, float ones on a float one."""
+    """A 4x5 color matrix applied by Skia's own color filter, as in its chain."""
+    return _color_filtered(pixels, skia.ColorFilters.Matrix(matrix))
+
+
+def _color_filtered(pixels: np.ndarray, color_filter: skia.ColorFilter) -> np.ndarray:
+    """A colour filter of the chain applied by Skia: 8-bit pixels (a layer's content) on an
+    8-bit surface, as Skia's chain would, float ones on a float one."""
     height, width = pixels.shape[:2]
     paint = skia.Paint()
-    paint.setColorFilter(skia.ColorFilters.Matrix(matrix))
+    paint.setColorFilter(color_filter)
     if pixels.dtype == np.uint8:
         out = np.zeros_like(pixels)
         image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
@@ -318,10 +323,19 @@ def _glow(pixels, step, params, space):
                  below_matrix=strength), step
 
 
+def _color_stage(name: str):
+    """A colour effect's stage: its filter (effects.COLOR_FILTERS) on the pixels. These pixels
+    are sRGB-encoded (the layer's content is drawn on an 8-bit surface), whatever the comp's
+    light."""
+    def stage(pixels, step, params, space):
+        color_filter = COLOR_FILTERS[name](params, False)
+        return (pixels if color_filter is None else _color_filtered(pixels, color_filter)), step
+    return stage
+
+
 _STAGES = {
     "gaussianBlur": _gaussian_blur,
     "dropShadow": _drop_shadow,
     "glow": _glow,
-    "fill": lambda pixels, step, params, space: (_color_matrix(pixels, fill_matrix(params)), step),
-    "tint": lambda pixels, step, params, space: (_color_matrix(pixels, tint_matrix(params)), step),
+    **{name: _color_stage(name) for name in COLOR_FILTERS},
 }

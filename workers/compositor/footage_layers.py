@@ -46,6 +46,8 @@ def footage_image(ctx: RenderContext, layer: dict, time: float) -> skia.Image | 
         image = cache.image(path)
     if image is None:
         ctx.report_missing(path)
+    elif ctx.managed is not None and item.get("colorSpace"):
+        image = ctx.managed.footage_image(image, item["colorSpace"])
     return image
 
 

@@ -29,6 +29,7 @@ import numpy as np
 import skia
 
 from protocol.model.colors import normalize_color
+from workers.compositor.color_management import View
 from workers.compositor.deep_frames import comp_depth, render_deep
 from workers.compositor.footage import FootageCache
 from workers.compositor.motion_blur import (average_premultiplied, motion_blur_settings,
@@ -125,31 +126,37 @@ def render_to_surface(document: dict, comp_id: str, time: float, *,
 def render_frame(document: dict, comp_id: str, time: float, *,
                  footage: FootageCache | None = None, scale: float = 1.0,
                  transparent: bool = False, out: np.ndarray | None = None,
-                 plan: RenderPlan | None = None) -> RenderedFrame:
+                 plan: RenderPlan | None = None, view: View | None = None) -> RenderedFrame:
     """The comp `comp_id` (id or name) at comp time `time`, as straight RGBA.
 
     `scale` renders at round(w*scale) x round(h*scale); `transparent` leaves the background
     out; `out` (H x W x 4 uint8, C-contiguous) is filled and returned instead of a new array,
     for callers that encode each frame before rendering the next; `plan` is the document's
-    render plan for this comp, when the caller keeps one.
+    render plan for this comp, when the caller keeps one; `view`, in a colour-managed project,
+    how the frame leaves its working space (default: the config's default display and view).
     """
     plan = compiled(document, comp_id, footage, plan)
     return render_drawn(plan.draw, plan.comp, time, scale=scale, transparent=transparent,
-                        out=out, reused_out=plan.reused_out)
+                        out=out, reused_out=plan.reused_out, managed=plan.ctx.managed,
+                        view=view)
 
 
 def render_drawn(draw, comp: dict, time: float, *, scale: float = 1.0,
                  transparent: bool = False, out: np.ndarray | None = None,
-                 reused_out: bool = False) -> RenderedFrame:
+                 reused_out: bool = False, managed=None,
+                 view: View | None = None) -> RenderedFrame:
     """A frame of `comp` as straight RGBA, drawn by `draw(canvas, pixels, time, scale,
     background, kept) -> missing` (a plan's `draw`) into the surface this frame needs; `kept`
     says the pixels still hold what was drawn into them last: this module's own surfaces, and
-    `out` when the caller says it passes it again unchanged (`reused_out`)."""
+    `out` when the caller says it passes it again unchanged (`reused_out`). `managed`: the
+    document's colour management (color_management.Managed), which `view` leaves through."""
     width, height = output_size(comp, scale)
-    depth = comp_depth(comp)
+    depth = comp_depth(comp, None if managed is None else managed.space)
     if depth is not None:
+        display = None if managed is None else \
+            (lambda pixels: managed.to_display(pixels, view or View()))
         pixels, missing = render_deep(draw, comp, time, depth, (width, height), scale,
-                                      _background(comp, transparent), out)
+                                      _background(comp, transparent), out, display)
         return RenderedFrame(pixels=pixels, missing=missing)
     if out is None:
         out = np.empty((height, width, 4), np.uint8)

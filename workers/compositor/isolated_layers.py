@@ -46,7 +46,9 @@ def draw_isolated(canvas: skia.Canvas, drawing, effects: LayerEffects | None, ma
             return
         if float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content):
             return
-    canvas.saveLayer(bounds, layer_paint(opacity, blend,
-                                         None if effects is None else effects.image_filter))
+    paint = layer_paint(opacity, blend)
+    if effects is not None:
+        effects.apply_to(paint)
+    canvas.saveLayer(bounds, paint)
     draw_content(canvas)
     canvas.restore()

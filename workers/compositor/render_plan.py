@@ -38,11 +38,13 @@ import time as clock
 import numpy as np
 import skia
 
+from protocol.model.effects import effect_files
 from protocol.model.keyframes import is_animated
 from protocol.model.time_remap import TIMED_TYPES, source_time
 from protocol.model.transforms import layer_opacity
 from workers.compositor.blending import NORMAL, blend_mode, draw_matted
 from workers.compositor.context import MAX_PRECOMP_DEPTH, RenderContext
+from workers.compositor.deep_frames import comp_depth
 from workers.compositor.effects import LayerEffects, layer_effects
 from workers.compositor.footage import FootageCache
 from workers.compositor.footage_layers import footage_duration
@@ -82,6 +84,10 @@ class RenderPlan:
         self.token = next(_tokens)  # names this plan's kept pixels (an id() could be reused)
         self.ctx = RenderContext.for_document(document, footage_cache, self._draw_source)
         self.comp = self.ctx.find_comp(comp_ref)
+        # Whether the comp (and so each precomp drawn into it) is drawn in linear light.
+        managed = self.ctx.managed
+        depth = comp_depth(self.comp, None if managed is None else managed.space)
+        self.linear_light = depth is not None and depth.linear
         self._still_layers = still_layers
         self._plans: dict[str, CompPlan] = {}  # comp id -> its plan: this one and the sources
         self.top = self.comp_plan(self.comp)
@@ -296,7 +302,8 @@ class LayerPlan:
         self.still_matrix = transforms.still[index]
         self.matrix = skia.Matrix()  # updated in place for each frame of a moving layer
         self._effects_move = has_keys(layer.get("effects"))
-        self._effects = None if self._effects_move else layer_effects(layer, 0.0)
+        self._effects = None if self._effects_move else \
+            layer_effects(layer, 0.0, owner.linear_light)
         self._masks_move = has_keys(self.masks)
         content_moves = has_keys(layer.get("content"))
         self.drawing = None
@@ -333,7 +340,8 @@ class LayerPlan:
         if blend is None:
             blend = self.blend
         ctx = self.owner.ctx
-        effects = layer_effects(self.layer, time) if self._effects_move else self._effects
+        effects = layer_effects(self.layer, time, self.owner.linear_light) \
+            if self._effects_move else self._effects
         drawing = self.drawing or self.kind.drawing(ctx, self.comp_plan.comp, self.layer, time)
         matrix = self.still_matrix
         if matrix is None:
@@ -426,18 +434,19 @@ class LayerPlan:
 
     def files(self, depth: int = 0) -> list:
         """The files the layer's pixels come from, so a still layer's kept pixels are drawn
-        again when one of them changes on disk."""
+        again when one of them changes on disk (its effects' LUTs too)."""
         if self.layer.get("type") == "precomp":
             source = self.source_plan()
             if source is None or depth + 1 >= MAX_PRECOMP_DEPTH:
-                return []
-            return [path for unit in source.units for path in unit.files(depth + 1)]
+                return effect_files(self.layer)
+            return [path for unit in source.units for path in unit.files(depth + 1)] + \
+                effect_files(self.layer)
         content = self.layer.get("content", {})
         item = self._footage_item()
         paths = [item.get("path", "")] if item is not None else []
         if content.get("fontFile"):
             paths.append(content["fontFile"])
-        return paths
+        return paths + effect_files(self.layer)
 
 
 class LayerUnit:

@@ -93,17 +93,19 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
                  frame_rate, codec_options: dict | None, opened: OpenedFiles,
                  skip_existing: bool = False,
                  on_frame: Callable[[int], None] | None = None,
-                 start_number: int = 0) -> str | None:
+                 start_number: int = 0, scene_linear: bool = False,
+                 color_tags: str | None = None) -> str | None:
     """Write one chunk's rendered frames (RGBA arrays, in chunk.frames order) to `output`
     (the item's pattern or video path, `[compName]` already filled in).
 
     A sequence's frames go straight to their files (returns None); a video chunk becomes a
     segment next to `output`, whose path is returned for `join_segments`, encoded with the
     chunk's key frame interval. `on_frame` gets the comp frame number after each frame is
-    written; a sequence's files are numbered from `start_number`."""
+    written; a sequence's files are numbered from `start_number`; `scene_linear`: the frames
+    hold linear light, which EXR keeps as it is; `color_tags`, a video's colorTags."""
     if output_format(fmt).is_sequence:
         write_sequence(zip(chunk.frames, rendered), output, fmt, codec_options, opened,
-                       skip_existing, on_frame, chunk.token, start_number)
+                       skip_existing, on_frame, chunk.token, start_number, scene_linear)
         return None
     path = segment_path(output, chunk.first_index, chunk.token)
     numbers = chunk.frames
@@ -113,5 +115,5 @@ def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output:
             on_frame(numbers[index - chunk.first_index])
 
     encode_segment(rendered, chunk.first_index, frame_rate, fmt, codec_options, path, opened,
-                   chunk.keyframe_interval, progress)
+                   chunk.keyframe_interval, progress, color_tags)
     return path

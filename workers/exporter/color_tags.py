@@ -22,7 +22,8 @@ class ColorTags:
     transfer: int
     matrix: int
     range: int  # 1 limited ("TV"), 2 full ("PC")
-    name: str  # as docs and errors say it
+    name: str  # as docs, errors and a queue item's colorTags say it
+    conversion: str = "itu709"  # the matrix frames are converted to Y'CbCr with (swscale's)
 
     def tag_context(self, ctx: av.codec.context.CodecContext) -> None:
         ctx.color_primaries = self.primaries
@@ -43,9 +44,11 @@ class ColorTags:
 BT709 = ColorTags(primaries=1, transfer=1, matrix=1, range=1, name="bt709")
 # HDR10: BT.2020 primaries, the PQ curve (SMPTE ST 2084), the BT.2020 non-constant luminance
 # matrix, limited range.
-BT2020_PQ = ColorTags(primaries=9, transfer=16, matrix=9, range=1, name="bt2020-pq")
+BT2020_PQ = ColorTags(primaries=9, transfer=16, matrix=9, range=1, name="bt2020-pq",
+                      conversion="bt2020")
 # Wide gamut without HDR: BT.2020 primaries and matrix, BT.709's transfer (as BT.2020 gives it
 # for 10 bits).
-BT2020 = ColorTags(primaries=9, transfer=14, matrix=9, range=1, name="bt2020")
+BT2020 = ColorTags(primaries=9, transfer=14, matrix=9, range=1, name="bt2020",
+                   conversion="bt2020")
 
 TAGS = {tags.name: tags for tags in (BT709, BT2020, BT2020_PQ)}

@@ -36,7 +36,8 @@ class ImageEncoder:
     thing for an intra-only encoder."""
 
     def __init__(self, fmt: str, width: int, height: int,
-                 codec_options: dict | None = None, deep: bool = False) -> None:
+                 codec_options: dict | None = None, deep: bool = False,
+                 scene_linear: bool = False) -> None:
         spec = output_format(fmt)
         if not spec.is_sequence:
             raise ValueError(f"{fmt} is a video format, not an image sequence format")
@@ -50,6 +51,9 @@ class ImageEncoder:
                                        "(best) to 31 (smallest); 2 is the default")
             options.update(qmin=quality, qmax=quality)
         self.fmt = fmt
+        # Frames already in linear light (a colour-managed project's working space): EXR
+        # writes them as they are, where it undoes the sRGB curve of every other frame.
+        self._scene_linear = scene_linear
         self._half = options.get("format") == "half"
         self.keep_alpha = spec.alpha
         self.width, self.height = width, height
@@ -71,7 +75,7 @@ class ImageEncoder:
     def encode(self, rgba: np.ndarray) -> bytes:
         check_frame(rgba, self.width, self.height)
         if self.fmt == "exr":  # linear light, in floats: EXR is scene-referred
-            linear = as_linear(rgba)
+            linear = rgba.astype(np.float32) if self._scene_linear else as_linear(rgba)
             if self._half:
                 # Rounded to the nearest half here: FFmpeg's encoder truncates, which put
                 # half of all values one step low. A value that is a half already is kept.
@@ -88,10 +92,9 @@ def write_image(data: bytes, final_path: str, opened: OpenedFiles,
     """Write one encoded frame to `final_path` through a recorded temporary (named with
     `token`, see temporary_path)."""
     opened.make_folders(final_path)
-    temporary = opened.add(temporary_path(final_path, token=token))
+    temporary = temporary_path(final_path, token=token)
     # O_EXCL: a temporary name that somehow exists belongs to someone else; never write into it.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    with os.fdopen(fd, "wb") as file:
+    with os.fdopen(opened.create(temporary), "wb") as file:
         file.write(data)
     publish(temporary, final_path, opened)
 
@@ -115,9 +118,10 @@ def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: 
                    codec_options: dict | None = None, opened: OpenedFiles | None = None,
                    skip_existing: bool = False,
                    on_frame: Callable[[int], None] | None = None,
-                   token: str | None = None, start_number: int = 0) -> list[str]:
+                   token: str | None = None, start_number: int = 0,
+                   scene_linear: bool = False) -> list[str]:
     """Write (comp frame number, RGBA array) pairs to the files `pattern` names; returns
-    the files written.
+    the files written. `scene_linear`: the frames hold linear light (EXR keeps it as it is).
 
     With skip_existing a frame whose file is complete when its turn comes is not written (pass
     only `frames_to_write`'s frames to avoid rendering it at all). Raising from the frames
@@ -134,7 +138,7 @@ def write_sequence(frames: Iterable[tuple[int, np.ndarray]], pattern: str, fmt: 
         if encoder is None:
             check_frame(rgba)
             encoder = ImageEncoder(fmt, rgba.shape[1], rgba.shape[0], codec_options,
-                                   deep=is_deep(rgba))
+                                   deep=is_deep(rgba), scene_linear=scene_linear)
         write_image(encoder.encode(rgba), path, opened, token)
         written.append(path)
         if on_frame is not None:

@@ -14,13 +14,16 @@ time; the pictures' packets are the same bytes as without it.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from typing import Iterator
 
 import av
 
 from protocol.model.frame_rates import exact_frame_rate
 from workers.exporter.atomic_files import publish, temporary_path
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import fd_path
 from workers.exporter.video_encoders import CONTAINERS, SEGMENT_CONTAINERS, stamp
 
 # WebM writes random segment and track ids unless told to be exact: the same render must make
@@ -51,34 +54,48 @@ def join_segments(segment_paths: list[str], fmt: str, final_path: str, frame_rat
     opened = opened if opened is not None else OpenedFiles()
     rate = exact_frame_rate(frame_rate)
     opened.make_folders(final_path)
-    temporary = opened.add(temporary_path(final_path))
+    temporary = temporary_path(final_path)
+    fd = opened.create(temporary)
     try:
-        frame_count = _copy_packets(segment_paths, fmt, temporary, rate, sound_track)
+        frame_count = _copy_packets(segment_paths, fmt, fd_path(fd), rate, sound_track, opened)
     except BaseException:
         # The temporary is ours alone and useless now; the segments stay for the caller.
-        OpenedFiles([temporary]).remove_all()
-        opened.forget(temporary)
+        opened.remove(temporary)
         raise
+    finally:
+        os.close(fd)
     publish(temporary, final_path, opened)
     if remove_segments:
         for path in segment_paths:
-            os.unlink(path)
-            opened.forget(path)
+            if not opened.remove(path):
+                raise OSError(f"segment {path} could not be removed")
     return frame_count
 
 
+@contextlib.contextmanager
+def opened_for_reading(opened: OpenedFiles, path: str) -> Iterator[av.container.InputContainer]:
+    """A file of the render's (a segment, a sound track) open in FFmpeg through a descriptor
+    taken in its held folder, so no link at its name is followed."""
+    fd = opened.open_read(path)
+    try:
+        with av.open(fd_path(fd)) as container:
+            yield container
+    finally:
+        os.close(fd)
+
+
 def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate,
-                  sound_track: str | None) -> int:
+                  sound_track: str | None, opened: OpenedFiles) -> int:
     """Copy every segment's packets into a new `fmt` file at `temporary`; the frame count."""
     frame_count = 0
     gif_header = b""
     with av.open(temporary, "w", format=CONTAINERS[fmt],
                  options=CONTAINER_OPTIONS.get(fmt, {})) as output, \
-            SoundPackets(sound_track) as sound:
+            SoundPackets(sound_track, opened) as sound:
         out_stream = None
         extradata = None
         for path in segment_paths:
-            with av.open(path) as segment:
+            with opened_for_reading(opened, path) as segment:
                 stream = segment.streams.video[0]
                 if out_stream is None:
                     out_stream = output.add_stream_from_template(stream)
@@ -124,8 +141,10 @@ class SoundPackets:
     file interleaves them as a player reads it (no muxer buffering a whole track). With no
     track it does nothing."""
 
-    def __init__(self, path: str | None) -> None:
+    def __init__(self, path: str | None, opened: OpenedFiles) -> None:
         self.path = path
+        self._opened = opened
+        self._closing = contextlib.ExitStack()
         self._container = None
         self._stream = None
         self._out = None
@@ -134,15 +153,15 @@ class SoundPackets:
 
     def __enter__(self) -> "SoundPackets":
         if self.path is not None:
-            self._container = av.open(self.path)
+            self._container = self._closing.enter_context(
+                opened_for_reading(self._opened, self.path))
             self._stream = self._container.streams.audio[0]
             self._packets = (packet for packet in self._container.demux(self._stream)
                              if packet.size and packet.dts is not None)
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._container is not None:
-            self._container.close()
+        self._closing.close()
 
     def add_stream_to(self, output) -> None:
         if self._stream is not None:

@@ -52,13 +52,14 @@ def is_bt709(pix_fmt: str) -> bool:
 
 
 def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
-                dither: str = "none") -> av.VideoFrame:
-    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709), rounded as
-    `dither` says: a GIF's palette frame by error diffusion, "bayer" or "none" (gif_palette.py); 8-bit Y'CbCr
-    "ordered" (dithered_yuv.py) or "none" (FFmpeg's conversion, to nearest)."""
-    if is_deep(rgba):
+                dither: str = "none", matrix: str | None = None) -> av.VideoFrame:
+    """The frame in the encoder's pixel format (BT.709 for Y'CbCr video, see BT709, or the
+    `matrix` its tags name), rounded as `dither` says: a GIF's palette frame by error
+    diffusion, "bayer" or "none" (gif_palette.py); 8-bit Y'CbCr "ordered" (dithered_yuv.py) or
+    "none" (FFmpeg's conversion, to nearest)."""
+    if is_deep(rgba) or (matrix or "itu709") != "itu709":
         if sample_bits(pix_fmt) > 8:
-            return _wide_video_frame(rgba, keep_alpha, pix_fmt)
+            return _wide_video_frame(rgba, keep_alpha, pix_fmt, matrix or "itu709")
         rgba = as_8_bits(rgba)
     if pix_fmt == "pal8":
         return palette_frame(over_black(rgba), dither)
@@ -83,8 +84,10 @@ def sample_bits(pix_fmt: str) -> int:
     return av.VideoFormat(pix_fmt).components[0].bits
 
 
-def _wide_video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.VideoFrame:
-    """A deep frame in a pixel format of more than 8 bits a sample, through 16-bit RGBA."""
+def _wide_video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
+                      matrix: str = "itu709") -> av.VideoFrame:
+    """A frame in a pixel format of more than 8 bits a sample, through 16-bit RGBA, converted
+    with `matrix` (swscale's name: itu709, bt2020)."""
     if not keep_alpha and rgba[..., 3].min() < 1.0:
         rgba = rgba.copy()
         rgba[..., :3] *= rgba[..., 3:4]
@@ -92,6 +95,6 @@ def _wide_video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str) -> av.Vi
     frame = wide_frame(rgba)
     if frame.format.name != pix_fmt:
         frame = frame.reformat(format=pix_fmt,
-                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
+                               dst_colorspace=matrix if is_bt709(pix_fmt) else None,
                                threads=SCALER_THREADS)
     return frame

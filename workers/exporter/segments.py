@@ -17,6 +17,7 @@ of the worker count, so every split of one video uses the same grid.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -25,6 +26,7 @@ import numpy as np
 
 from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import fd_path
 from workers.exporter.pixels import check_frame
 from workers.exporter.video_encoders import (INTRA_ONLY, configure, encoder_setup,
                                              fresh_encoder, refused, stamp)
@@ -102,7 +104,8 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                    fmt: str, codec_options: dict | None, path: str,
                    opened: OpenedFiles | None = None,
                    keyframe_interval: int = KEYFRAME_INTERVAL,
-                   on_frame: Callable[[int], None] | None = None) -> Segment:
+                   on_frame: Callable[[int], None] | None = None,
+                   color_tags: str | None = None) -> Segment:
     """Encode `frames` (uint8 RGBA arrays, all one size) as the segment of an `fmt` video that
     starts at `first_frame_index`, into `path` (normally from `segment_path`).
 
@@ -112,7 +115,8 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
     encoded with the same frame_rate, fmt, codec_options and keyframe_interval: the one
     `keyframe_interval_for` the video's whole frame count gives (which a segment alone cannot
     know; the default fits only a video of at least KEYFRAME_UNITS * KEYFRAME_INTERVAL
-    frames, or one encoded as a single segment)."""
+    frames, or one encoded as a single segment), and the same `color_tags` (an item's
+    colorTags, video_encoders.encoder_setup)."""
     if keyframe_interval < 1:
         raise ValueError("keyframe_interval must be at least 1")
     opened = opened if opened is not None else OpenedFiles()
@@ -123,10 +127,14 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                            "needs at least one")
     check_frame(first)
     height, width = first.shape[:2]
-    setup = encoder_setup(fmt, width, height, frame_rate, codec_options)
+    setup = encoder_setup(fmt, width, height, frame_rate, codec_options, color_tags)
     opened.make_folders(path)
-    opened.add(path)
-    container = av.open(path, "w", format=setup.container)
+    fd = opened.create(path)
+    try:
+        container = av.open(fd_path(fd), "w", format=setup.container)
+    except BaseException:
+        os.close(fd)
+        raise
     count = 0
     try:
         stream = container.add_stream(setup.format.codec, rate=setup.frame_rate)
@@ -192,6 +200,10 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
             container.close()
         except Exception:
             pass  # a half-written file may not close cleanly; the first error is the one to tell
+        os.close(fd)
         raise
-    container.close()
+    try:
+        container.close()
+    finally:
+        os.close(fd)
     return Segment(path, first_frame_index, count)

@@ -16,6 +16,7 @@ full scale (it says so in its report) except into pcm_f32le, which holds what is
 from __future__ import annotations
 
 import fractions
+import os
 
 import av
 import numpy as np
@@ -24,6 +25,7 @@ from protocol.model.codec_options import CodecOptionRefused, audio_bitrate, chec
 from protocol.model.output_formats import AUDIO_CODECS, FORMATS
 from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.output_folders import fd_path
 from workers.exporter.video_encoders import CONTAINERS, CodecOptionError
 
 SOUND_CONTAINERS = {**CONTAINERS, "wav": "wav"}
@@ -53,8 +55,13 @@ class SoundTrackWriter:
         self.codec = audio_codec(fmt, codec_name)
         self.rate = rate
         self.samples = 0
-        opened.add(path)
-        self._container = av.open(path, "w", format=SOUND_CONTAINERS[fmt], options=BITEXACT)
+        self._fd = opened.create(path)
+        try:
+            self._container = av.open(fd_path(self._fd), "w", format=SOUND_CONTAINERS[fmt],
+                                      options=BITEXACT)
+        except BaseException:
+            os.close(self._fd)
+            raise
         # An encoder that does not take the mix's rate (Opus: 48000 and a few lower) is fed at
         # its own; PyAV's resampler converts each block on the way in.
         encode_rate = rate if not self.codec.rates or rate in self.codec.rates \
@@ -83,9 +90,12 @@ class SoundTrackWriter:
 
     def close(self) -> None:
         """Flush the encoder and finish the file."""
-        for packet in self._stream.encode(None):
-            self._container.mux(packet)
-        self._container.close()
+        try:
+            for packet in self._stream.encode(None):
+                self._container.mux(packet)
+            self._container.close()
+        finally:
+            self._release()
 
     def abandon(self) -> None:
         """Close without flushing (a cancel, a failure): the file is removed by its record."""
@@ -93,3 +103,9 @@ class SoundTrackWriter:
             self._container.close()
         except (av.FFmpegError, OSError, ValueError):
             pass
+        self._release()
+
+    def _release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1

@@ -24,8 +24,8 @@ from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.frame_rates import exact_frame_rate
 from protocol.model.output_formats import OutputFormat, output_format
 from workers.exporter.gif_palette import DEFAULT_DITHER
-from workers.exporter.color_tags import BT709, ColorTags
-from workers.exporter.pixels import is_bt709, video_frame
+from workers.exporter.color_tags import BT709, BT2020_PQ, TAGS, ColorTags
+from workers.exporter.pixels import is_bt709, sample_bits, video_frame
 
 # Video container per format, as FFmpeg names the muxer.
 CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
@@ -40,6 +40,10 @@ SEGMENT_CONTAINERS = {**CONTAINERS, "gif": "nut"}
 # must not be restarted mid-segment, as its encoder writes the GIF file header into its first
 # packet.
 INTRA_ONLY = {"prores", "gif"}
+
+# The colorTags a queue item may ask for, and the formats that carry wide-gamut tags.
+ITEM_COLOR_TAGS = ("bt709", "bt2020-pq")
+WIDE_GAMUT_FORMATS = ("hevc", "prores")
 
 # Tags a format's stream must carry that the muxer would not pick itself: Apple players open
 # HEVC in MP4 only as hvc1 (parameter sets in the header), not FFmpeg's default hev1.
@@ -83,7 +87,8 @@ class EncoderSetup:
 
     def frame(self, rgba) -> av.VideoFrame:
         """A frame of the compositor's as this encoder takes it, tagged."""
-        frame = video_frame(rgba, self.keep_alpha, self.pix_fmt, self.dither)
+        matrix = None if self.tags is None else self.tags.conversion
+        frame = video_frame(rgba, self.keep_alpha, self.pix_fmt, self.dither, matrix)
         return frame if self.tags is None else self.tags.tag_frame(frame)
 
 
@@ -98,12 +103,23 @@ def allowed_options(fmt: str, codec_options: dict | None) -> dict[str, str]:
 
 
 def encoder_setup(fmt: str, width: int, height: int, frame_rate,
-                  codec_options: dict | None = None) -> EncoderSetup:
+                  codec_options: dict | None = None,
+                  color_tags: str | None = None) -> EncoderSetup:
     """The encoder configuration for a video format and an item's codecOptions.
 
     codecOptions pass through to the encoder (strings, as FFmpeg takes them), on top of the
     format's defaults, once the list allows them (`allowed_options`); `pix_fmt` picks the
-    pixel format, and for prores `profile` picks the profile (4444 keeps alpha)."""
+    pixel format, and for prores `profile` picks the profile (4444 keeps alpha). `color_tags`
+    (an item's colorTags: bt709, the default, or bt2020-pq for HDR10) tags Y'CbCr video and
+    picks the matrix its frames are converted with; HDR10 HEVC is 10-bit (Main10) unless
+    `pix_fmt` says otherwise."""
+    tagged = TAGS.get(color_tags or "bt709")
+    if tagged is None:
+        raise CodecOptionError(f"colorTags {color_tags!r} is not one rendervisor writes; use "
+                               f"{' or '.join(ITEM_COLOR_TAGS)}")
+    if tagged is not BT709 and fmt not in WIDE_GAMUT_FORMATS:
+        raise CodecOptionError(f"colorTags {tagged.name} tags HEVC or ProRes; {fmt} is written "
+                               "as BT.709, so leave colorTags out or choose hevc or prores")
     spec = output_format(fmt)
     if spec.is_sequence:
         raise ValueError(f"{fmt} is an image sequence format, not a video format")
@@ -120,7 +136,7 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
             raise CodecOptionError(f"{fmt} with yuv420p needs an even width and height, but the "
                                    f"comp is {width}x{height}; make the comp size even or set "
                                    "codecOptions pix_fmt to yuv444p")
-        pix_fmt = pix_fmt or "yuv420p"
+        pix_fmt = pix_fmt or ("yuv420p" if tagged is BT709 else "yuv420p10le")
         options["bf"] = "0"
         options["sc_threshold"] = "0"
         # The item's own params come last, so they win over ours.
@@ -146,7 +162,11 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
         options["global_palette"] = "0"
         # Ours: how frames are cut to their palette.
         dither = options.pop("dither", DEFAULT_DITHER)
-    tags = BT709 if is_bt709(pix_fmt) else None
+    tags = tagged if is_bt709(pix_fmt) else None
+    if tagged.transfer == BT2020_PQ.transfer and (tags is None or sample_bits(pix_fmt) < 10):
+        raise CodecOptionError(f"HDR10 (colorTags {tagged.name}) needs 10-bit Y'CbCr, and "
+                               f"pix_fmt {pix_fmt} is not; leave pix_fmt out or use "
+                               "yuv420p10le")
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
                         width, height, exact_frame_rate(frame_rate), dither, tags)
 

@@ -4,10 +4,11 @@ protocol/model/effects.py's."""
 from __future__ import annotations
 
 from protocol.model.document import DocumentError, check_property, new_effect
-from protocol.model.effects import EFFECTS
+from protocol.model.effects import EFFECTS, FILE_PARAMS, STATIC_KINDS
 from protocol.model.expressions import prune_expressions
 from supervisor.engine.commands.lookup import find_comp, find_effect, find_layer
 from supervisor.engine.commands.registry import COLOR_FORMAT, COMP_REF, LAYER_REF, command
+from supervisor.engine.lut_files import LUT_HINT, check_lut_file
 from supervisor.errors import CommandError
 
 EFFECT_REF = {"type": ["string", "integer"], "description": "an effect's id, effect name or "
@@ -16,29 +17,41 @@ EFFECT_REF = {"type": ["string", "integer"], "description": "an effect's id, eff
 
 def _defaults(spec: dict) -> str:
     """`radius (10), color ([0, 0, 0, 0.75])`: an effect's params with their defaults."""
-    return ", ".join(f"{param} ({default:g})" if isinstance(default, (int, float)) else
-                     f"{param} ([{', '.join(f'{v:g}' for v in default)}])"
-                     for param, (_, default) in spec.items())
+    return ", ".join(f"{param} ({_default(default)})" for param, (_, default) in spec.items())
+
+
+def _default(value) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, (int, float)):
+        return f"{value:g}"
+    return f"[{', '.join(f'{v:g}' for v in value)}]"
 
 
 PARAMS = {"type": "object", "description": "param name -> value (static, or an animation "
           '{"keys": [...]}), with their defaults: '
           + "; ".join(f"{name}: {_defaults(spec)}" for name, spec in EFFECTS.items())
-          + f"; color, black and white are colors: {COLOR_FORMAT}; e.g. "
+          + f"; color, black and white are colors: {COLOR_FORMAT}; lift, gamma and gain a "
+          "number or [r, g, b]; a lut's path the absolute path of a .cube 3D LUT; e.g. "
           '{"color": "#000000", "distance": 8, "softness": 12}'}
 
 
-def _checked_params(effect: str, params: dict) -> dict:
+def _checked_params(engine, effect: str, params: dict) -> dict:
     spec = EFFECTS[effect]
     unknown = [key for key in params if key not in spec]
     if unknown:
         raise CommandError(f"a {effect} effect has no param {', '.join(map(repr, unknown))}; its "
                            f"params are {', '.join(spec)}.")
     try:
-        return {key: check_property(spec[key][0], value, f"params.{key}")
-                for key, value in params.items()}
+        checked = {key: check_property(spec[key][0], value, f"params.{key}",
+                                       animatable=spec[key][0] not in STATIC_KINDS)
+                   for key, value in params.items()}
     except DocumentError as error:
         raise CommandError(f"{error}.") from None
+    file_param = FILE_PARAMS.get(effect)
+    if checked.get(file_param) is not None:
+        checked[file_param] = check_lut_file(engine, checked[file_param])
+    return checked
 
 
 def _layer(engine, params):
@@ -54,8 +67,12 @@ def _layer(engine, params):
          required=("comp", "layer", "effect"))
 def effect_add(engine, params, work):
     layer = _layer(engine, params)
-    effect = new_effect(engine.doc, params["effect"],
-                        _checked_params(params["effect"], params.get("params") or {}))
+    checked = _checked_params(engine, params["effect"], params.get("params") or {})
+    file_param = FILE_PARAMS.get(params["effect"])
+    if file_param and checked.get(file_param) is None:
+        raise CommandError(f"a {params['effect']} effect needs params.{file_param}, the "
+                           f"absolute path of {LUT_HINT}.")
+    effect = new_effect(engine.doc, params["effect"], checked)
     layer["effects"].append(effect)
     return {"effect": effect["id"], "index": len(layer["effects"]), "params": effect["params"]}
 
@@ -69,7 +86,7 @@ def effect_add(engine, params, work):
 def effect_set(engine, params, work):
     layer = _layer(engine, params)
     effect = find_effect(layer, params["effect"])
-    effect["params"].update(_checked_params(effect["effect"], params.get("params") or {}))
+    effect["params"].update(_checked_params(engine, effect["effect"], params.get("params") or {}))
     if "enabled" in params:
         effect["enabled"] = params["enabled"]
     return {"effect": effect["id"], "enabled": effect["enabled"], "params": effect["params"]}

@@ -1,4 +1,4 @@
-"""Footage commands: import, list, replace, remove.
+"""Footage commands: import, list, replace, set (its colour space), remove.
 
 Footage is probed when it enters the project (supervisor/engine/footage_probe.py, on a probe
 worker); a file that is later moved or deleted stays in the project and is reported as missing,
@@ -11,6 +11,7 @@ from protocol.model.audio import footage_sounds
 from protocol.model.document import allocate_id
 from supervisor.engine.commands.lookup import find_footage
 from supervisor.engine.commands.overview import footage_summary
+from supervisor.engine.color_settings import check_color_space
 from supervisor.engine.commands.registry import FOOTAGE_REF, READ_PATH, command, formatted
 from supervisor.errors import CommandError
 from supervisor.engine.footage_probe import layer_types_showing, still_shown
@@ -51,6 +52,10 @@ def check_shown_by(footage: dict, kind: str) -> None:
 
 
 FRAME_RATE = {"type": "number", "description": "an image sequence's frame rate (default 30)"}
+COLOR_SPACE = {"type": ["string", "null"], "description": "the colour space its pixels are in, "
+               "a name of the project's OpenColorIO config (sRGB Encoded Rec.709 (sRGB), "
+               "Linear Rec.709 (sRGB), ACEScg, ACEScct, a camera's log...); used while the "
+               "project has colorManagement; null or absent: sRGB"}
 
 
 def import_footage(engine, path: str, name: str | None = None,
@@ -81,11 +86,13 @@ def import_footage(engine, path: str, name: str | None = None,
          "Returns {footage} (its id), what was probed, and warnings about what will not draw "
          "as meant.",
          {"path": PATH, "name": {"type": "string", "description": "the item's name (default: the "
-                                 "file name)"}, "frameRate": FRAME_RATE},
+                                 "file name)"}, "frameRate": FRAME_RATE,
+          "colorSpace": COLOR_SPACE},
          required=("path",), waits_on="probe")
 def footage_import(engine, params, work):
     footage, new, warnings = import_footage(engine, params["path"], params.get("name"),
                                             params.get("frameRate"), work)
+    _set_color_space(engine, footage, params)
     result = {"footage": footage["id"], "new": new, **footage_summary(footage)}
     return {**result, "warnings": warnings} if warnings else result
 
@@ -128,6 +135,27 @@ def footage_replace(engine, params, work):
     footage.update(fields)
     result = {"footage": footage["id"], **footage_summary(footage)}
     return {**result, "warnings": warnings} if warnings else result
+
+
+def _set_color_space(engine, footage: dict, params: dict) -> None:
+    if "colorSpace" not in params:
+        return
+    if params["colorSpace"] is None:
+        footage.pop("colorSpace", None)
+    else:
+        footage["colorSpace"] = check_color_space(engine.doc, params["colorSpace"])
+
+
+@command("footage.set", "Change footage",
+         "Set the colour space a footage item's pixels are in (colorSpace, a name of the "
+         "project's OpenColorIO config; null: sRGB). It is turned into the working space "
+         "while the project has colorManagement.",
+         {"footage": FOOTAGE_REF, "colorSpace": COLOR_SPACE},
+         required=("footage", "colorSpace"))
+def footage_set(engine, params, work):
+    footage = find_footage(engine.doc, params["footage"])
+    _set_color_space(engine, footage, params)
+    return {"footage": footage["id"], **footage_summary(footage)}
 
 
 @command("footage.remove", "Remove footage",

@@ -22,6 +22,8 @@ def project_info(engine) -> dict:
             "undo": len(engine.history()["undo"]), "redo": len(engine.history()["redo"])}
     if missing:
         info["missingFootage"] = missing
+    if doc.get("colorManagement"):
+        info["colorManagement"] = doc["colorManagement"]
     return info
 
 

@@ -1,4 +1,4 @@
-"""Project commands: new, open, save, info.
+"""Project commands: new, open, save, info, set (the project's colour management).
 
 Opening or starting a project begins a fresh undo history, as any editor does; saving changes
 nothing in the document, so it is not an undo step either.
@@ -10,7 +10,9 @@ import os
 
 from protocol.model.codec_options import CodecOptionRefused, check_codec_options
 from protocol.model.document import dumps, new_document
+from protocol.model.output_names import add_frame_fields
 from supervisor.engine.commands.overview import project_info
+from supervisor.engine.color_settings import checked_color_management
 from supervisor.engine.commands.registry import READ_PATH, WRITE_PATH, command, formatted
 from supervisor.errors import CommandError
 from supervisor.engine.footage_probe import is_missing
@@ -30,8 +32,9 @@ def project_new(engine, params, work):
 
 @command("project.open", "Open project",
          "Open a saved project file (.rvproj); footage whose file is gone is listed by name in "
-         "missingFootage rather than failing the open, and queue items whose codecOptions will "
-         "be refused at render are named in warnings.",
+         "missingFootage rather than failing the open; queue items whose codecOptions will "
+         "be refused at render, and image sequences given the frame number field their "
+         "output lacked, are named in warnings.",
          {"path": formatted(READ_PATH, "the project file")}, required=("path",),
          kind="history", waits_on="probe")
 def project_open(engine, params, work):
@@ -46,7 +49,7 @@ def project_open(engine, params, work):
     engine.replace_document(doc, path)
     info = project_info(engine)
     info["missingFootage"] = [f["name"] for f in doc["footage"] if is_missing(f)]
-    warnings = refused_codec_options(doc)
+    warnings = add_frame_fields(doc) + refused_codec_options(doc)
     if warnings:
         info["warnings"] = warnings
     return info
@@ -99,3 +102,27 @@ def project_save(engine, params, work):
          kind="read")
 def project_information(engine, params, work):
     return project_info(engine)
+
+
+@command("project.set", "Change the project",
+         "Set the project's colour management: colorManagement {config, workingSpace} draws "
+         "every comp in linear light in the working space of an OpenColorIO config and shows "
+         "each output through a display and view (queue items' display and view); null goes "
+         "back to the sRGB pipeline.",
+         {"colorManagement": {
+             "type": ["object", "null"],
+             "description": "config: cg-config (default), studio-config, an ocio:// name "
+                            "OpenColorIO lists, or the absolute path of a .ocio file; "
+                            "workingSpace: a scene-linear space of it (default its scene_linear "
+                            "role, ACEScg in the built-in configs)",
+             "properties": {"config": {"type": "string"},
+                            "workingSpace": {"type": "string"}},
+             "additionalProperties": False}},
+         required=("colorManagement",))
+def project_set(engine, params, work):
+    settings = checked_color_management(engine, params["colorManagement"])
+    if settings is None:
+        engine.doc.pop("colorManagement", None)
+    else:
+        engine.doc["colorManagement"] = settings
+    return {**project_info(engine), "colorManagement": settings}

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from protocol.model.output_names import expand_comp_name
+from protocol.model.output_names import OutputNameError, expand_comp_name
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.engine.commands.registry import COMMANDS
 from supervisor.errors import CommandError
@@ -45,7 +45,10 @@ def _outputs(engine, command_id: str, params: dict) -> list[str]:
     folder = os.path.dirname(engine.project_path) if engine.project_path else None
     outputs = []
     for output in given:
-        output = expand_comp_name(output, comp_name)
+        try:
+            output = expand_comp_name(output, comp_name)
+        except OutputNameError:
+            continue  # no name at all: the service refuses it in its own words
         if not os.path.isabs(output):
             if folder is None:
                 raise CommandError(

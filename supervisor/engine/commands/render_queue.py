@@ -18,8 +18,8 @@ from protocol.model.frame_spec import frame_ranges
 from protocol.model.keyframes import frame_count
 from protocol.model.output_formats import FORMATS, UnknownFormatError, formats_listing
 from protocol.model.values import check_value
-from protocol.model.output_names import (OutputNameError, format_for_output, output_for_new_item,
-                                   resolve_output, unknown_fields)
+from protocol.model.output_names import (OutputNameError, expand_fields, format_for_output,
+                                         output_for_new_item, resolve_output, unknown_fields)
 from protocol.model.template_params import (ParamError, TargetError, find_param, item_fields,
                                             names_listed, resolved_values)
 from supervisor.engine.commands.lookup import find_comp, find_item
@@ -27,6 +27,7 @@ from supervisor.engine.commands.overview import item_summary
 from supervisor.engine.commands.registry import (COMP_REF, ITEM_REF, OUTPUT_PATH, command,
                                                  formatted, probes_given)
 from supervisor.errors import CommandError
+from supervisor.engine.color_settings import check_view
 from supervisor.engine.commands.render import render_command
 from supervisor.engine.template_values import checked_values
 
@@ -45,6 +46,17 @@ ITEM_PARAMS = {
                     "number for comp frame 0 (1001: frame 0 is [####] 1001); default 0"},
     "resume": {"type": "boolean", "description": "a video takes the finished segments an "
                "earlier render of it left (failed, stopped or lost), rendering only the rest"},
+    "display": {"type": "string", "description": "a colour-managed project's display for this "
+                "output (its OpenColorIO config's; default the config's default, sRGB - "
+                "Display in the built-in configs)"},
+    "view": {"type": "string", "description": "the view of that display (default the "
+             "display's default, an ACES tone map in the built-in configs; Un-tone-mapped "
+             "keeps sRGB colours as they were drawn)"},
+    "colorTags": {"type": "string", "enum": ["bt709", "bt2020-pq"], "description": "the "
+                  "video's colour tags: bt709 (default), or bt2020-pq for HDR10 (hevc, "
+                  "10-bit, or prores; needs colorManagement, and shows on Rec.2100-PQ - "
+                  "Display unless display says otherwise; mastering metadata through "
+                  "x265-params master-display and max-cll)"},
     "codecOptions": {"type": "object", "description": 'encoder options from the format\'s '
                      'list (renderQueue.formats), e.g. {"preset": "veryfast", "crf": "20"}'},
     "audio": {"type": ["boolean", "null"], "description": "carry the comp's sound (default, "
@@ -118,12 +130,18 @@ def _template_values(engine, given) -> dict:
 
 
 def _check_output_fields(engine, output: str, item: dict) -> None:
-    """Refuse an output whose [param:NAME] names no param, or one without a value here."""
-    for name in unknown_fields(output, item_fields(engine.doc, item)):
+    """Refuse an output whose [param:NAME] names no param, or one without a value here, or
+    whose fields filled in make no safe name (output_names.expand_fields)."""
+    fields = item_fields(engine.doc, item)
+    for name in unknown_fields(output, fields):
         why = (f"there is no param {name!r} (the params are {names_listed(engine.doc)})"
                if find_param(engine.doc, name) is None else
                f"{name} has no default and the item gives it no value")
         raise CommandError(f"output {output!r} names [param:{name}], but {why}.")
+    try:
+        expand_fields(output, find_comp(engine.doc, item["comp"])["name"], fields)
+    except OutputNameError as error:
+        raise CommandError(f"output {output!r}: {error}.") from None
 
 
 def _codec_options(options, format: str, owner: str) -> dict:
@@ -136,7 +154,7 @@ def _codec_options(options, format: str, owner: str) -> dict:
     return options or {}
 
 
-def _set_options(item: dict, params: dict) -> None:
+def _set_options(doc: dict, item: dict, params: dict) -> None:
     """Store the optional item keys the params give (document.py's ITEM_OPTIONS)."""
     for key, kind in ITEM_OPTIONS.items():
         if key in params:
@@ -148,6 +166,16 @@ def _set_options(item: dict, params: dict) -> None:
         raise CommandError(f"startNumber numbers the files of an image sequence, but "
                            f"{item['format']} writes one video file; leave it out, or choose "
                            "png or jpeg.")
+    check_view(doc, item.get("display"), item.get("view"))
+    if item.get("colorTags", "bt709") != "bt709":
+        if item["format"] not in ("hevc", "prores"):
+            raise CommandError(f"colorTags {item['colorTags']} tags HEVC or ProRes video, and "
+                               f"this item is {item['format']}; choose hevc or prores, or "
+                               "leave colorTags out.")
+        if not doc.get("colorManagement"):
+            raise CommandError("colorTags bt2020-pq (HDR10) needs pictures encoded with the "
+                               "PQ curve, which a colour-managed project makes: set "
+                               "colorManagement with project.set first.")
 
 
 @command("renderQueue.add", "Queue a render",
@@ -170,7 +198,7 @@ def queue_add(engine, params, work):
     engine.check_path(output, "write")
     item = new_queue_item(doc, comp["id"], output, format, frames,
                           params.get("skipExisting", False), options, audio)
-    _set_options(item, params)
+    _set_options(doc, item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
     _check_output_fields(engine, output, item)
@@ -207,10 +235,10 @@ def queue_set(engine, params, work):
         item["frames"] = _frames({"frames": params.get("frames", item["frames"])}, comp)
     if "skipExisting" in params:
         item["skipExisting"] = params["skipExisting"]
-    _set_options(item, params)
+    _set_options(doc, item, params)
     if "params" in params:
         item["params"] = _template_values(engine, params["params"])
-    if "params" in params or "output" in params:
+    if "params" in params or "output" in params or "comp" in params:
         _check_output_fields(engine, item["output"], item)
     # A new format needs options it accepts. Options left as they were stored (a project
     # file's, perhaps) are not refused here but by the render, item by item.

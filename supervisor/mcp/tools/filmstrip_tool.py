@@ -9,6 +9,7 @@ import json
 
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.errors import CommandError
+from supervisor.mcp.player_app import SHOWN_IN_PLAYER
 from supervisor.mcp.tools.json_shapes import INTEGER, NUMBER, STRING, array, record
 from supervisor.mcp.tools.registry import ToolError, ToolResult, tool
 from supervisor.render.filmstrip import (DEFAULT_COLUMNS, DEFAULT_COUNT, DEFAULT_MAX_SIDE,
@@ -41,7 +42,8 @@ from supervisor.render.filmstrip import (DEFAULT_COLUMNS, DEFAULT_COUNT, DEFAULT
                                             ("time", "frame", "row", "column"))),
                      "columns": INTEGER, "rows": INTEGER, "width": INTEGER, "height": INTEGER,
                      "cellWidth": INTEGER, "cellHeight": INTEGER, "missing": array(STRING)},
-                    ("comp", "frames", "columns", "rows", "width", "height")))
+                    ("comp", "frames", "columns", "rows", "width", "height")),
+      meta=SHOWN_IN_PLAYER)
 def render_filmstrip(args, ctx):
     try:  # confined: footage outside the roots is refused here (Engine.snapshot)
         snapshot_id, document = ctx.session.engine.snapshot()

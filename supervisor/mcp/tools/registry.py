@@ -61,6 +61,9 @@ class Tool:
     # Whether a 2025-11-25 client may run the call as a task ("optional": long work, which a
     # host's request timeout could otherwise cut short; "forbidden": quick answers).
     task_support: str = "forbidden"
+    # The tool's `_meta` in tools/list: {"ui": {"resourceUri": ...}} ties it to an MCP App
+    # (supervisor/mcp/player_app.py).
+    meta: dict | None = None
 
     def lane_for(self, arguments: dict) -> str:
         return self.lane(arguments) if callable(self.lane) else self.lane
@@ -81,6 +84,7 @@ class Tool:
                 "idempotentHint": self.idempotent,
                 "openWorldHint": self.open_world,
             },
+            **({"_meta": self.meta} if self.meta is not None else {}),
         }
         if self.output is not None:
             listed["outputSchema"] = self.output

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from supervisor.errors import CommandError
 from supervisor.mcp.output_links import with_output_links
+from supervisor.mcp.player_app import SHOWN_IN_PLAYER
 from supervisor.mcp.tools.json_shapes import (INTEGER, NAME_OR_INDEX, NUMBER, STRING, array,
                                               described, nullable, record)
 from supervisor.mcp.tools.registry import ToolError, tool
@@ -65,6 +66,7 @@ def status_lane(args: dict) -> str:
        "wait": {"type": "number", "minimum": 0, "maximum": MAX_WAIT,
                 "description": f"seconds to wait for a change (default 0, at most {MAX_WAIT:g})"}},
       required=("job",), lane=status_lane, read_only=True, idempotent=True,
+      meta=SHOWN_IN_PLAYER,
       output=record({"job": STRING, "state": {"type": "string", "enum": [
                          "rendering", "done", "failed", "stopped"]},
                      "progress": INTEGER, "total": INTEGER, "items": array(ITEM)},
