@@ -52,10 +52,19 @@ def check_writable(output: str, command: str) -> None:
 def check_inputs(engine, allow_missing: bool = False) -> None:
     """Refuse, before any worker starts, a render whose queued comps need a file this machine
     cannot read (footage, a sequence's frames, a font file), naming each file, who uses it and
-    why; with `allow_missing` the render goes on (missing footage drawn as a placeholder)."""
+    why; with `allow_missing` footage may be missing (it is drawn as a placeholder, and each
+    item says so), any other file still may not."""
     comps = [item["comp"] for item in engine.doc["renderQueue"]]
-    problems = missing_inputs(engine.doc, comps)
-    if problems and not allow_missing:
+    problems = [problem for problem in missing_inputs(engine.doc, comps)
+                if not (allow_missing and problem.entry.kind == "footage")]
+    if problems and allow_missing:
+        raise UsageError(f"rendervisor render: {'; '.join(map(str, problems))}. "
+                         "--allow-missing draws missing footage as a placeholder, but a font "
+                         "or a param's file must be there; put "
+                         f"{'them' if len(problems) > 1 else 'it'} back or point "
+                         f"{engine.project_path} at {'them' if len(problems) > 1 else 'it'}. "
+                         "Nothing was rendered.")
+    if problems:
         raise UsageError(f"rendervisor render: {len(problems)} file"
                          f"{'s' if len(problems) > 1 else ''} the render needs "
                          f"{'are' if len(problems) > 1 else 'is'} missing or cannot be read: "

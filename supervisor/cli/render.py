@@ -176,11 +176,12 @@ def start_pool(workers: int, cluster: str | None = None, kind: str = "render", p
 
 
 def render_queue(engine, pool, work: Work, chunk_size: int | None = None,
-                 on_item=None) -> dict:
+                 on_item=None, allow_missing: bool = False) -> dict:
     """Render the engine's queue on `pool` with `work`'s progress and cancel (and each item's
-    events told to `on_item`); the report, or Cancelled, or CommandError (nothing to render,
-    outputs that clash)."""
-    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size, on_item=on_item)
+    events told to `on_item`; missing footage drawn as a placeholder with `allow_missing`);
+    the report, or Cancelled, or CommandError (nothing to render, outputs that clash)."""
+    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size, on_item=on_item,
+                                              allow_missing=allow_missing)
     return engine.run("renderQueue.render", {"wait": True}, work)
 
 
@@ -188,7 +189,8 @@ def render(engine, pool, args, display) -> int:
     work = Work(report_progress=display.progress)
     on_signals(work.cancel.cancel)
     try:
-        report = render_queue(engine, pool, work, args.chunk_size, display.item)
+        report = render_queue(engine, pool, work, args.chunk_size, display.item,
+                              args.allow_missing)
         work.cancel.check()  # the signal came as the last item finished
         display.finished(report)
         return EXIT_FAILED if report["failed"] else EXIT_OK

@@ -140,8 +140,10 @@ class ItemRun:
             entry["skipped"] = True
         if self.error and self.status == "failed":
             entry["error"] = self.error
-        if self.warnings:
-            entry["warnings"] = list(self.warnings)
+        warnings = self.warnings + ([placeholder_warning(self.plan.placeholders)]
+                                    if self.plan.placeholders else [])
+        if warnings:
+            entry["warnings"] = warnings
         kept = self.kept_frames()
         entry["framesWritten"] = len(kept)
         entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
@@ -443,7 +445,12 @@ class RenderRun:
             self._on_progress(written, self.total, message)
 
     def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
-        if value.get("missing"):
+        if item.plan.placeholders is not None:
+            # A render allowed to go on without footage: its frames show colour bars there.
+            with self._lock:
+                item.plan.placeholders.extend(path for path in value.get("missing", ())
+                                              if path not in item.plan.placeholders)
+        elif value.get("missing"):
             # Its frames were drawn without that footage: they go with the item's failure.
             self._fail(item, f"{item.plan.id} failed: footage could not be read: "
                              f"{', '.join(value['missing'])}; check the files, then render again.")
@@ -521,7 +528,13 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> d
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent,
             "startNumber": plan.start_number, "display": plan.display, "view": plan.view,
-            "colorTags": plan.color_tags}
+            "colorTags": plan.color_tags, "placeholders": plan.placeholders is not None}
+
+
+def placeholder_warning(paths: list[str]) -> str:
+    """An item's warning that it was drawn with colour bars in place of missing footage."""
+    return (f"rendered with colour bars in place of missing footage: {', '.join(paths)}; put "
+            "it back and render again for the finished picture")
 
 
 def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:

@@ -10,6 +10,7 @@ import shutil
 
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import error_lines, plate_project, rendervisor, small_project
+from tests.helpers.render_sessions import read_png
 
 ISO = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d"
 
@@ -128,6 +129,34 @@ def test_missing_footage_and_font_files_are_named_before_anything_renders(tmp_pa
     assert line.endswith("or render with --allow-missing to draw missing footage as a "
                          "placeholder. Nothing was rendered.")
     assert not (tmp_path / "out").exists()
+
+
+def test_allow_missing_draws_colour_bars_where_footage_is_gone_and_says_so(tmp_path):
+    project, plates = plate_project(tmp_path, frames=6)
+    os.unlink(plates[3])
+    result = rendervisor("render", project, "--allow-missing", "--json")
+    assert result.returncode == 0, result.stderr
+    [item] = json.loads(result.stdout.splitlines()[-1])["items"]
+    assert item["status"] == "done" and item["framesWritten"] == 6
+    [warning] = item["warnings"]
+    assert warning.startswith("rendered with colour bars in place of missing footage: ")
+    assert str(plates[3]) in warning
+    frames = [read_png(tmp_path / "out" / f"f_{number:02d}.png") for number in range(6)]
+    assert tuple(frames[2][8, 8, :3]) == (16, 40, 200)  # the plate, as drawn
+    # Frame 3: the first bar (75% white) at the left, the last (75% blue) at the right.
+    assert tuple(frames[3][8, 0, :3]) == (191, 191, 191)
+    assert tuple(frames[3][8, 15, :3]) == (0, 0, 191)
+    # A font is not footage: without it the text cannot be set, so the render is refused.
+    shutil.copy("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", tmp_path / "Brand.ttf")
+    engine = Engine(project)
+    engine.run("layer.add", {"comp": "Main", "type": "text", "text": "Hi",
+                             "fontFile": str(tmp_path / "Brand.ttf")})
+    engine.run("project.save", {})
+    os.unlink(tmp_path / "Brand.ttf")
+    refused = rendervisor("render", project, "--allow-missing")
+    assert refused.returncode == 2
+    [line] = error_lines(refused.stderr)
+    assert f"{tmp_path / 'Brand.ttf'} (text layer " in line and str(plates[3]) not in line
 
 
 def test_info_lists_template_params_with_their_types_defaults_and_what_is_required(tmp_path):
