@@ -12,8 +12,9 @@ the other renderers a Python program could use, on the same files, with one pixe
   cairosvg, and Skia's SVG module (as rendervisor drew SVG before it used resvg).
 - `lottie`: CORPUS holds Lottie files and REFERENCES the frames lottie-web drew of a sample of
   them (scripts/lottie_references.py). Each frame is drawn by rendervisor (a lottie layer, the
-  animation scaled to the reference's size), ThorVG alone (thorvg-python given the file as it
-  is) and rlottie (rlottie-python).
+  animation scaled to the reference's size), by rendervisor after `lottie.bake` ("baked": a
+  file's expressions evaluated into keys, as a user does on the import's warning), ThorVG
+  alone (thorvg-python given the file as it is) and rlottie (rlottie-python).
 
 The pixel rule: both images are put over white and over black; a pixel differs when nothing
 within 1 px of it in the other image is within 20% on every channel; a test (or a frame)
@@ -28,6 +29,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import sys
 import tempfile
 from collections import defaultdict
@@ -44,6 +46,10 @@ from workers.compositor import render_frame  # noqa: E402
 CLOSE = 0.2 * 255  # within 20% on a channel
 MOST_DIFFERING = 0.001  # at most 0.1% of the pixels
 REFERENCE_WIDTH = 300  # resvg's references are drawn 300 px wide
+# The Lottie players compared: rendervisor as the file is, rendervisor after `lottie.bake` (its
+# expressions evaluated into keys; the same frames for a file without expressions), ThorVG
+# alone and rlottie.
+LOTTIE_PLAYERS = ("rendervisor", "baked", "thorvg", "rlottie")
 
 
 # --- the pixel rule -------------------------------------------------------------------------
@@ -195,7 +201,8 @@ def lottie_by_rendervisor(path: str, animation: dict, size: tuple[int, int], fra
                                 "frameRate": rate,
                                 "duration": (animation["op"] - animation["ip"]) / rate})
         try:
-            engine.run("layer.add", {"comp": "Test", "type": "lottie", "path": path,
+            engine.run("layer.add", {"comp": "Test", "type": "lottie",
+                                     "path": _as_json(path, folder),
                                      "scale": [100 * size[0] / animation["w"],
                                                100 * size[1] / animation["h"]]})
         except Exception:  # the import refused it
@@ -205,6 +212,16 @@ def lottie_by_rendervisor(path: str, animation: dict, size: tuple[int, int], fra
     if cache[key] is None:
         return None
     return render_frame(cache[key], "Test", frame / animation["fr"], transparent=True).pixels
+
+
+def _as_json(path: str, folder: str) -> str:
+    """`path`, or a copy of it in `folder` named .json when it has another suffix (ThorVG's
+    tests name Lottie files .lot): rendervisor knows Lottie footage by its suffix."""
+    if path.lower().endswith(".json"):
+        return path
+    copy = os.path.join(folder, os.path.splitext(os.path.basename(path))[0] + ".json")
+    shutil.copyfile(path, copy)
+    return copy
 
 
 def lottie_by_thorvg(data: bytes, size: tuple[int, int], frame: int) -> np.ndarray | None:
@@ -257,7 +274,10 @@ def run_lottie(corpus: str, references: str, isolated: bool) -> dict:
         drawn = {player: _guarded(isolated, _all_frames, player, os.path.join(corpus,
                                                                              entry["path"]),
                                   data, (entry["width"], entry["height"]), entry["frames"])
-                 for player in ("rendervisor", "thorvg", "rlottie")}
+                 if player != "baked" or b'"x"' in data else None
+                 for player in LOTTIE_PLAYERS}
+        if drawn["baked"] is None:  # no expression to bake: the file as it is
+            drawn["baked"] = drawn["rendervisor"]
         for index, (frame, reference) in enumerate(zip(entry["frames"], references_drawn)):
             verdicts.append({"file": entry["path"], "frame": frame,
                              "source": entry["path"].split(os.sep)[0],
@@ -266,20 +286,33 @@ def run_lottie(corpus: str, references: str, isolated: bool) -> dict:
             print(f"{entry['path']} @{frame}: " + " ".join(
                 f"{p}={'pass' if verdicts[-1][p] else 'FAIL'}" for p in drawn), file=sys.stderr)
     return {"lottie-web": manifest.get("lottie-web"), "verdicts": verdicts,
-            "table": table(verdicts, "source", ("rendervisor", "thorvg", "rlottie"))}
+            "table": table(verdicts, "source", LOTTIE_PLAYERS)}
 
 
 def _all_frames(player: str, path: str, data: bytes, size: tuple[int, int],
                 frames: list[int]) -> list:
     """Every frame of one file drawn by one player."""
     from protocol.model.lottie_files import read_animation
-    if player == "rendervisor":
+    if player in ("rendervisor", "baked"):
         animation, cache = read_animation(data)[0], {}
         with tempfile.TemporaryDirectory() as folder:
+            if player == "baked":
+                path = _baked(animation, path, folder)
             return [lottie_by_rendervisor(path, animation, size, frame, folder, cache)
                     for frame in frames]
     draw = lottie_by_thorvg if player == "thorvg" else lottie_by_rlottie
     return [draw(data, size, frame) for frame in frames]
+
+
+def _baked(animation: dict, path: str, folder: str) -> str:
+    """A copy of the animation at `path` with its expressions evaluated into keys, as
+    `lottie.bake` makes it (workers/expressions/lottie_bake.py), written into `folder`."""
+    from workers.expressions.lottie_bake import bake
+    baked = os.path.join(folder, "baked-" + os.path.splitext(os.path.basename(path))[0] +
+                         ".json")
+    with open(baked, "w") as handle:
+        json.dump(bake(animation)[0], handle)
+    return baked
 
 
 def _guarded(isolated: bool, draw, *args):

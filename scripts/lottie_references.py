@@ -10,8 +10,9 @@ in Chromium, for scripts/conformance.py's Lottie part. A script, not a test: it 
 
 CORPUS is a folder holding Lottie files (`.json`, `.lot`) anywhere under it (docs/conformance.md
 says how to make it); it is only read. The sample is `--files` of them chosen by a hash of
-their paths (the same sample on every machine), each drawn at `--frames` frames spread over
-its length, at most `--side` px on its longer side. REFERENCES gets one PNG per frame
+their paths (the same sample on every machine), passing over files lottie-web reports an
+error on (it then draws what it had, often nothing), each drawn at `--frames` frames spread
+over its length, at most `--side` px on its longer side. REFERENCES gets one PNG per frame
 (transparent where nothing is drawn) and manifest.json, which says for each file its path in
 CORPUS, the size drawn at and the frames. Nothing is fetched: lottie-web is read from the
 folder given, and the page has no network.
@@ -35,6 +36,16 @@ PAGE = """<!doctype html><html><head><style>
 html, body { margin: 0; background: transparent; }
 #stage { width: %dpx; height: %dpx; overflow: hidden; }
 </style></head><body><div id="stage"></div></body></html>"""
+# lottie-web catches what goes wrong while it builds or draws a frame and reports it as an
+# `error` event (it then draws what it had, often nothing): a file that raised one is not
+# played as its author meant, and gets no reference.
+LOAD = """data => {
+    window.errors = [];
+    window.anim = lottie.loadAnimation({container: document.getElementById('stage'),
+        renderer: 'svg', loop: false, autoplay: false, animationData: data});
+    window.anim.addEventListener('error', e => window.errors.push(String(e.nativeError || e)));
+    window.anim.addEventListener('data_failed', () => window.errors.push('data failed'));
+}"""
 
 
 def lottie_files(corpus: str) -> list[str]:
@@ -55,9 +66,9 @@ def lottie_files(corpus: str) -> list[str]:
     return found
 
 
-def sample(paths: list[str], count: int) -> list[str]:
-    """`count` of `paths`, chosen by a hash of each path: the same on every machine."""
-    return sorted(paths, key=lambda p: hashlib.sha1(p.encode()).hexdigest())[:count]
+def in_sample_order(paths: list[str]) -> list[str]:
+    """`paths` in the order of a hash of each: the same sample on every machine."""
+    return sorted(paths, key=lambda p: hashlib.sha1(p.encode()).hexdigest())
 
 
 def frames_of(animation: dict, count: int) -> list[int]:
@@ -93,7 +104,9 @@ def main() -> None:
         browser = playwright.chromium.launch(executable_path=args.chromium,
                                              args=["--no-sandbox"])
         context = browser.new_context(offline=True)
-        for index, relative in enumerate(sample(lottie_files(args.corpus), args.files)):
+        for relative in in_sample_order(lottie_files(args.corpus)):
+            if len(manifest) == args.files:
+                break
             with open(os.path.join(args.corpus, relative), "rb") as handle:
                 animation = read_animation(handle.read())[0]
             width, height = drawn_size(animation, args.side)
@@ -102,20 +115,23 @@ def main() -> None:
             page.set_viewport_size({"width": width, "height": height})
             page.set_content(PAGE % (width, height))
             page.add_script_tag(content=player_script)
-            names = []
+            index, names = len(manifest), []
             try:
-                page.evaluate("""data => { window.anim = lottie.loadAnimation({
-                    container: document.getElementById('stage'), renderer: 'svg',
-                    loop: false, autoplay: false, animationData: data}); }""", animation)
+                page.evaluate(LOAD, animation)
                 for frame in frames:
                     page.evaluate("f => window.anim.goToAndStop(f, true)", frame)
                     name = f"{index:03d}_{frame:05d}.png"
                     page.locator("#stage").screenshot(path=os.path.join(args.references, name),
                                                       omit_background=True)
                     names.append(name)
+                errors = page.evaluate("window.errors")
+                if errors:
+                    raise RuntimeError(errors[0])
             except Exception as error:  # a file lottie-web cannot play: no reference for it
                 print(f"{relative}: lottie-web did not play it ({error})", file=sys.stderr)
                 page.close()
+                for name in names:
+                    os.remove(os.path.join(args.references, name))
                 continue
             page.close()
             manifest.append({"path": relative, "width": width, "height": height,

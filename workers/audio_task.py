@@ -1,8 +1,9 @@
 """The sound of a render, mixed once per queue item (never per chunk), and the levels of a
 comp's mix for `audio_levels`.
 
-    audio_mix:    spans of the comp's samples ─► CompMixer, block by block ─► SoundTrackWriter
-                  ─► the item's sound track at the temporary the supervisor named and recorded
+    audio_mix:    spans of the comp's samples ─► MasterBus (the mix, its loudness and limiter),
+                  block by block ─► SoundTrackWriter ─► the item's sound track at the
+                  temporary the supervisor named and recorded
     audio_levels: a stretch of the comp ─► CompMixer ─► peak and RMS per window
 
 One job mixes the whole item, so the track is the same bytes whatever the number of render
@@ -16,6 +17,8 @@ Never writes anything but the one path its job names.
 
 from __future__ import annotations
 
+import math
+
 from protocol.cancel import Cancel, Cancelled
 from protocol.model.audio import sample_rate
 from workers.exporter.opened_files import OpenedFiles
@@ -23,16 +26,13 @@ from workers.exporter.output_folders import FolderReplaced, OutputFolder
 from workers.exporter.sound_tracks import SoundTrackWriter
 from workers.exporter.video_encoders import CodecOptionError
 from workers.mixer.comp_sound import CompMixer, MissingSound
+from workers.mixer.master_bus import BLOCK_SECONDS, MasterBus, blocks
 from workers.mixer.levels import window_levels
 from workers.mixer.mixing import clipping_samples, peak, sample_at
 from workers.mixer.sound_reader import SoundError
 from workers.snapshots import document_for
 from workers.tasks import TaskError, task
 
-# A mix is made and encoded a second at a time: long enough that Python's share is small,
-# short enough that an hour-long item holds a few megabytes, not gigabytes, and a cancel is
-# heard within a second of sound.
-BLOCK_SECONDS = 1.0
 # The window audio_levels measures in (100 ms, as a level meter's ballistics), and the most
 # windows one call returns (10 minutes), so an answer stays a few hundred kilobytes.
 LEVEL_WINDOW_SECONDS = 0.1
@@ -46,17 +46,11 @@ def _comp(document: dict, comp_id: str) -> dict:
     return comp
 
 
-def blocks(spans, size: int):
-    """(first, count) blocks of at most `size` samples covering each [first, count] span."""
-    for first, count in spans:
-        for start in range(first, first + count, size):
-            yield start, min(size, first + count - start)
-
-
 def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
-    """Mix `spec["spans"]` of comp `spec["comp"]` and encode them, one after the other, into
-    `spec["path"]`; {path, samples, peak, clipped: [seconds of the first and last clipped
-    sample, count] or None}."""
+    """Mix `spec["spans"]` of comp `spec["comp"]` through its master bus and encode them, one
+    after the other, into `spec["path"]`; {path, samples, peak, clipped: [seconds of the first
+    and last clipped sample, count] or None, limited: the limiter's deepest cut in dB or None,
+    loudness: LUFS of the mix as encoded when the comp has a loudness target}."""
     comp = _comp(document, spec["comp"])
     rate = sample_rate(comp)
     try:
@@ -64,21 +58,20 @@ def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
     except FolderReplaced as error:
         raise TaskError(str(error)) from None
     opened = OpenedFiles(held=held)
-    mixer = CompMixer(document, rate)
     writer = None
     loudest, clipped, written = 0.0, [], 0
     try:
         writer = SoundTrackWriter(spec["path"], spec["format"], spec.get("audioCodec"),
                                   spec.get("audioBitrate"), rate, opened)
-        for first, count in blocks(spec["spans"], round(BLOCK_SECONDS * rate)):
-            cancel.check()
-            block = mixer.mix(comp["id"], first, count)
+        bus = MasterBus(document, comp, spec["spans"], cancel, writer.codec.headroom_db)
+        bus.prepare()
+        for block in bus.output():
             loudest = max(loudest, peak(block))
             over = clipping_samples(block)
             if over.size:
                 clipped.append((written + int(over[0]), written + int(over[-1]), over.size))
             writer.write(block)
-            written += count
+            written += block.shape[1]
         writer.close()
         writer = None
     except Cancelled:
@@ -91,12 +84,14 @@ def mix_to_file(spec: dict, document: dict, cancel: Cancel) -> dict:
         _abandon(writer, opened)
         raise
     finally:
-        mixer.close()
         if held is not None:
             held.close()
+    cut = bus.limiter.least_gain if bus.limiter is not None else 1.0
     return {"path": spec["path"], "samples": written, "peak": loudest,
             "clipped": [clipped[0][0] / rate, clipped[-1][1] / rate,
-                        sum(part[2] for part in clipped)] if clipped else None}
+                        sum(part[2] for part in clipped)] if clipped else None,
+            "limited": round(20 * math.log10(cut), 2) if cut < 1.0 else None,
+            "loudness": None if bus.loudness is None else round(bus.loudness, 2)}
 
 
 def _abandon(writer, opened: OpenedFiles) -> None:

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable
 
 from protocol.model.bezier import rect_path
+from protocol.model.keyframes import cubic_bezier
 from protocol.model.numbers import is_number
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
@@ -26,8 +28,9 @@ Key = tuple[float, Any, Any]  # time, value, interpolation
 
 EDGES = ("left", "right", "top", "bottom")
 # Starts: "in" plays from the layer's in point; "out" ends at its out point; "span" covers the
-# layer's whole time (its duration is then the layer's length).
-STARTS = ("in", "out", "span")
+# layer's whole time (its duration is then the layer's length); "with" starts at the in point
+# of the other layer it names (crossfade's `to`).
+STARTS = ("in", "out", "span", "with")
 # Anti-aliasing reaches about a pixel past an outline; a wipe's mask ends this far outside the
 # content so that, once open, it cuts nothing.
 WIPE_MARGIN = 2.0
@@ -35,11 +38,19 @@ WIPE_MARGIN = 2.0
 GOLDEN_ANGLE = 137.5
 # A shake keys every 1/frequency s; past 60 a second the keys are finer than frames.
 MAX_SHAKE_FREQUENCY = 60.0
+# An audio fade is this many straight pieces of amplitude, keyed in dB.
+FADE_STEPS = 8
+SILENCE_LEVEL = -96.0  # protocol/model/audio.py's SILENCE_DB: a level that is silence
+# countUp slows toward its last number: CSS's ease-out, cubic-bezier(0, 0, 0.58, 1).
+EASE_OUT = partial(cubic_bezier, 0.0, 0.0, 0.58, 1.0)
+# What cascade may stagger: presets of one layer.
+CASCADED = ("fadeIn", "fadeOut", "slideIn", "slideOut", "pop", "wipe", "growFrom", "typewriter")
+SOUNDING = ("audio", "video", "precomp")
 
 
 @dataclass(frozen=True)
 class Param:
-    type: str  # number, string, vec2, numberOrNull
+    type: str  # number, string, vec2, numberOrNull, whole, text, layer, layers, preset, object
     default: Any
     description: str
     enum: tuple | None = None
@@ -60,10 +71,13 @@ class Subject:
     start: float
     end: float
     params: dict
-    rest: Callable[[str, float], Any]  # a transform property's value ("position", time)
+    rest: Callable[[str, float], Any]  # a property's value ("position", "audio.level", time)
     box: Rect  # the content, in the layer's own coordinates (workers/compositor/layer_boxes.py)
     extent: Callable[[float], Rect]  # where the content lands in the comp at a time
     comp_size: tuple[float, float]
+    frame_rate: float = 30.0
+    # The value of another layer's property at a time (a `layer` param's: ref, name, time).
+    rest_of: Callable[[Any, str, float], Any] = lambda ref, key, time: None
 
 
 @dataclass
@@ -72,6 +86,12 @@ class Plan:
     mask: list[Key] | None = None  # the path keys of a new mask (mode add)
     mask_feather: float = 0.0
     text: str | None = None  # a text animation preset to play instead of keys
+    anchor: list | None = None  # a new anchor, the layer kept in place by its position
+    others: dict = field(default_factory=dict)  # another layer's ref -> {path: keys}
+    # Another layer's ref -> {"inPoint": t} or {"outPoint": t}: times it must show from or to.
+    shows: dict = field(default_factory=dict)
+    # Presets to apply after this one: (layer ref, preset, start, duration, params) each.
+    then: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -188,6 +208,81 @@ def _shake(s: Subject) -> Plan:
         lambda time: s.rest("position", time))})
 
 
+def _grow_from(s: Subject) -> Plan:
+    edge = s.params["from"]
+    left, top, right, bottom = s.box
+    anchor = {"left": [left, (top + bottom) / 2], "right": [right, (top + bottom) / 2],
+              "top": [(left + right) / 2, top], "bottom": [(left + right) / 2, bottom],
+              "anchor": None}[edge]
+    sx, sy = s.rest("scale", s.end)
+    first = {"left": [0, sy], "right": [0, sy], "top": [sx, 0], "bottom": [sx, 0],
+             "anchor": [0, 0]}[edge]
+    return Plan({"transform.scale": [(s.start, first, "easeOut"), (s.end, [sx, sy], "linear")]},
+                anchor=anchor)
+
+
+def counted(params: dict, value: float) -> str:
+    """countUp's text for a value: rounded to `decimals`, thousands split by `separator`,
+    put in `format` where it says {} (the first)."""
+    digits = f"{abs(value):,.{int(params['decimals'])}f}".replace(",", "\0")
+    number = ("-" if round(value, int(params["decimals"])) < 0 else "") + \
+        digits.replace("\0", params["separator"])
+    return params["format"].replace("{}", number, 1) if "{}" in params["format"] \
+        else params["format"] + number
+
+
+def count_keys(start: float, end: float, frame_rate: float, params: dict) -> list[Key]:
+    """A hold key on each frame from start to end where the count changes: the text of
+    from + (to - from) x easeOut((t - start) / (end - start)), the last exactly `to`."""
+    first, last = float(params["from"]), float(params["to"])
+    frames = max(1, math.ceil((end - start) * frame_rate - 1e-9))
+    keys: list[Key] = []
+    for frame in range(frames + 1):
+        time = min(end, start + frame / frame_rate)
+        fraction = (time - start) / (end - start)
+        text = counted(params, last if frame == frames else
+                       first + (last - first) * EASE_OUT(fraction))
+        if not keys or keys[-1][1] != text:
+            keys.append((time, text, "hold"))
+    return keys
+
+
+def _count_up(s: Subject) -> Plan:
+    return Plan({"text": count_keys(s.start, s.end, s.frame_rate, s.params)})
+
+
+def _audio_fade(s: Subject, rising: bool) -> Plan:
+    """Level keys at k/FADE_STEPS of the way: the layer's level plus 20 log10 of the amplitude
+    fraction there, so the amplitude runs along a straight line (each step exact at its key)."""
+    level = s.rest("audio.level", s.end if rising else s.start)
+    keys = []
+    for step in range(FADE_STEPS + 1):
+        fraction = step / FADE_STEPS
+        amount = fraction if rising else 1.0 - fraction
+        value = SILENCE_LEVEL if amount <= 0 else level + 20.0 * math.log10(amount)
+        keys.append((s.start + fraction * (s.end - s.start), max(SILENCE_LEVEL, value),
+                     "linear"))
+    return Plan({"audio.level": keys})
+
+
+def _crossfade(s: Subject) -> Plan:
+    other = s.params["to"]
+    mine = s.rest("opacity", s.start)
+    theirs = s.rest_of(other, "opacity", s.end)
+    return Plan({"transform.opacity": [(s.start, mine, "linear"), (s.end, 0, "linear")]},
+                others={other: {"transform.opacity": [(s.start, 0, "linear"),
+                                                      (s.end, theirs, "linear")]}},
+                shows={"": {"outPoint": s.end}, other: {"inPoint": s.start}})
+
+
+def _cascade(s: Subject) -> Plan:
+    layers = [""] + list(s.params["layers"])  # "" is the layer the preset is applied to
+    duration = (s.end - s.start) or None  # none given: each its preset's own
+    return Plan(then=[(layer, s.params["preset"], s.start + index * s.params["stagger"],
+                       duration, s.params["params"])
+                      for index, layer in enumerate(layers)])
+
+
 _FROM = Param("string", "left", "the edge it comes in from", enum=EDGES)
 _DISTANCE = Param("numberOrNull", None, "px it travels; null: far enough to be wholly off the "
                   "comp at that edge", minimum=0)
@@ -227,6 +322,40 @@ PRESETS: dict[str, Preset] = {
                             "frequency": Param("number", 12, "jolts a second (at most 60)",
                                                minimum=0, above=True,
                                                maximum=MAX_SHAKE_FREQUENCY)}),
+    "growFrom": Preset("grows from an edge of its content (or its anchor) to its size, as a "
+                       "bar of a chart does: the anchor moves to that edge, the layer staying "
+                       "in place", _grow_from, 0.8,
+                       params={"from": Param("string", "bottom", "the edge it grows from, or "
+                                             "anchor: both ways from its anchor",
+                                             enum=(*EDGES, "anchor"))}),
+    "countUp": Preset("text: a number counts from one value to another, slowing at the end",
+                      _count_up, 1.5, layer_types=("text",),
+                      params={"from": Param("number", 0, "the first number"),
+                              "to": Param("number", 100, "the last number"),
+                              "decimals": Param("whole", 0, "digits after the point",
+                                                minimum=0, maximum=6),
+                              "separator": Param("text", ",", "between thousands ('' for "
+                                                 "none)"),
+                              "format": Param("text", "{}", "the text, {} standing for the "
+                                              "number, e.g. '$ {} M'")}),
+    "audioFadeIn": Preset("sound: fades in from silence to the layer's level, its amplitude "
+                          "rising along a straight line", partial(_audio_fade, rising=True),
+                          1.0, layer_types=SOUNDING),
+    "audioFadeOut": Preset("sound: fades from the layer's level to silence, ending at its out "
+                           "point", partial(_audio_fade, rising=False), 1.0, starts="out",
+                           layer_types=SOUNDING),
+    "crossfade": Preset("this layer fades out as another fades in over it, both at once",
+                        _crossfade, 0.5, starts="with",
+                        params={"to": Param("layer", None, "the layer that fades in (id, "
+                                            "name or index)")}),
+    "cascade": Preset("one preset on this layer and others, each starting stagger seconds "
+                      "after the one before", _cascade, None,
+                      params={"layers": Param("layers", None, "the other layers, in order"),
+                              "preset": Param("preset", "fadeIn", "the preset each plays",
+                                              enum=CASCADED),
+                              "stagger": Param("number", 0.1, "seconds between starts",
+                                               minimum=0),
+                              "params": Param("object", {}, "the preset's own params")}),
 }
 
 
@@ -249,11 +378,30 @@ def resolved_params(name: str, given: dict) -> dict:
 def _checked(name: str, key: str, spec: Param, value: Any) -> Any:
     if spec.type == "numberOrNull" and value is None:
         return None
+    if spec.type == "text":
+        if not isinstance(value, str):
+            raise ValueError(f"{name}'s {key} is a text, got {value!r}")
+        return value
+    if spec.type == "layer":
+        if not _is_ref(value):
+            raise ValueError(f"{name} needs {key}: a layer's id, name or index, got {value!r}")
+        return value
+    if spec.type == "layers":
+        if not (isinstance(value, list) and value and all(map(_is_ref, value))):
+            raise ValueError(f"{name} needs {key}: a list of layers (ids, names or indexes), "
+                             f"got {value!r}")
+        return list(value)
+    if spec.type == "object":
+        if not isinstance(value, dict):
+            raise ValueError(f"{name}'s {key} is an object, got {value!r}")
+        return dict(value)
+    if spec.type == "whole" and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ValueError(f"{name}'s {key} is a whole number, got {value!r}")
     if spec.type == "vec2":
         if not (isinstance(value, list) and len(value) == 2 and all(map(is_number, value))):
             raise ValueError(f"{name}'s {key} is [dx, dy], got {value!r}")
         return list(value)
-    if spec.type == "string":
+    if spec.type in ("string", "preset"):
         if value not in spec.enum:
             raise ValueError(f"{name}'s {key} is one of {', '.join(spec.enum)}, got {value!r}")
         return value
@@ -266,6 +414,10 @@ def _checked(name: str, key: str, spec: Param, value: Any) -> Any:
     if spec.maximum is not None and value > spec.maximum:
         raise ValueError(f"{name}'s {key} must be at most {spec.maximum:g}, got {value!r}")
     return value
+
+
+def _is_ref(value: Any) -> bool:
+    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def listing() -> list[dict]:

@@ -35,6 +35,34 @@ DEFAULT_SAMPLE_RATE = 48000
 CHANNELS = 2  # every mix is stereo
 
 
+# The master bus, the last stage of a comp's mix when it is rendered (workers/mixer/
+# master_bus.py), set per comp and stored only when set: name -> (value kind, default). The
+# limiter keeps true peaks under the ceiling (dBTP; -1 is EBU R 128's and the streaming
+# services' limit, which lossy encoders need below full scale); a loudness target (LUFS
+# integrated, by ITU-R BS.1770) turns the whole mix up or down to it first.
+MASTER_BUS = {"audioLimiter": ("bool", True), "audioCeiling": ("number", -1.0),
+              "audioLoudness": ("numberOrNull", None)}
+CEILING_RANGE = (-20.0, 0.0)  # dBTP
+LOUDNESS_RANGE = (-70.0, -5.0)  # LUFS: from the absolute gate to as loud as anything is mastered
+
+
+def master_bus(comp: dict) -> dict:
+    """The comp's master bus settings, the defaults where it has none."""
+    return {key: comp.get(key, default) for key, (_, default) in MASTER_BUS.items()}
+
+
+def master_bus_problem(key: str, value) -> str | None:
+    """Why a master bus value (already of its kind) is out of range, or None."""
+    bounds = {"audioCeiling": (CEILING_RANGE, "dBTP"),
+              "audioLoudness": (LOUDNESS_RANGE, "LUFS")}.get(key)
+    if bounds is None or value is None:
+        return None
+    (low, high), unit = bounds
+    if low <= value <= high:
+        return None
+    return f"{key} is {low:g} to {high:g} {unit}, got {value:g}"
+
+
 def sample_rate(comp: dict) -> int:
     """The rate a comp's sound is mixed at."""
     return int(comp.get("audioSampleRate", DEFAULT_SAMPLE_RATE))

@@ -24,7 +24,7 @@ import copy
 import json
 from typing import Any, Callable
 
-from protocol.model.lottie_trees import layers, nodes, shapes
+from protocol.model.lottie_trees import dicts, layers, nodes, shapes
 
 
 def version(animation: dict) -> tuple[int, int, int] | None:
@@ -60,7 +60,7 @@ def _colours_to_unit(layer: dict) -> None:
             continue
         value = shape["c"].get("k")
         if _keyframed(value):
-            for key in value:
+            for key in dicts(value):
                 for end in ("s", "e"):
                     if isinstance(key.get(end), list):
                         key[end] = _over_255(key[end])
@@ -75,8 +75,8 @@ def _text_document_keyframed(layer: dict) -> None:
 
 
 def _closed_in_paths(layer: dict) -> None:
-    for mask in layer.get("masksProperties") or []:
-        if isinstance(mask, dict) and isinstance(mask.get("pt"), dict):
+    for mask in dicts(layer.get("masksProperties")):
+        if isinstance(mask.get("pt"), dict):
             _set_closed(mask["pt"].get("k"), mask.get("cl"))
     if layer.get("ty") == 4:
         for shape in shapes(layer.get("shapes")):
@@ -109,7 +109,8 @@ def _new_style_keys(node: Any) -> None:
         return
     keys = node["k"]
     for before, key in zip(keys, keys[1:]):
-        if "s" not in key and "e" in before:
+        if isinstance(before, dict) and isinstance(key, dict) and "s" not in key \
+                and "e" in before:
             key["s"] = copy.deepcopy(before["e"])
 
 
@@ -119,7 +120,7 @@ def _set_closed(value: Any, closed: Any) -> None:
     if isinstance(value, dict):
         value["c"] = bool(closed)
     elif _keyframed(value):
-        for key in value:
+        for key in dicts(value):
             for end in ("s", "e"):
                 if isinstance(key.get(end), list) and key[end] and isinstance(key[end][0], dict):
                     key[end][0]["c"] = bool(closed)

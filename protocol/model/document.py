@@ -18,7 +18,8 @@ import json
 import re
 from typing import Any, Callable
 
-from protocol.model.audio import AUDIO_PROPERTIES, SAMPLE_RATES, SOUNDING_TYPES, layer_audio
+from protocol.model.audio import (AUDIO_PROPERTIES, MASTER_BUS, SAMPLE_RATES, SOUNDING_TYPES,
+                                  layer_audio, master_bus_problem)
 from protocol.model.codec_options import CodecOptionRefused, check_audio_options
 from protocol.model.effects import EFFECTS, STATIC_KINDS, default_params
 from protocol.model.expressions import check_expressions, renamed_parts
@@ -32,6 +33,7 @@ from protocol.model.markers import MARKER_FIELDS
 from protocol.model.masks import MASK_ATTRIBUTES, MASK_PROPERTIES
 from protocol.model.numbers import unusable_number_in, unusable_problem
 from protocol.model.output_formats import FORMATS
+from protocol.model.scenes import check_transition
 from protocol.model.template_params import check_name, check_params
 from protocol.model.text_animators import PROPERTIES as ANIMATOR_PROPERTIES
 from protocol.model.text_animators import RANGE_DEFAULTS, RANGE_NUMBERS, UNITS
@@ -41,8 +43,9 @@ from protocol.model.values import check_value, describe, is_number
 VERSION = 2
 
 ID_PREFIXES = {"comp": "comp", "layer": "layer", "effect": "fx", "footage": "footage",
-               "item": "item", "animator": "anim", "mask": "mask", "marker": "marker"}
-_ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker)(\d+)$")
+               "item": "item", "animator": "anim", "mask": "mask", "marker": "marker",
+               "scene": "scene"}
+_ID = re.compile(r"^(comp|layer|fx|footage|item|anim|mask|marker|scene)(\d+)$")
 
 # A spatial key's tangents: the motion path's handles, relative to the key's value.
 SPATIAL_KEYS = ("spatialIn", "spatialOut")
@@ -101,9 +104,10 @@ def new_effect(doc: dict, effect: str, params: dict | None = None) -> dict:
 # video takes the finished segments an earlier render left, default false), startNumber (a
 # sequence's file number for comp frame 0, default 0), display and view (a colour-managed
 # project's output transform, default the config's), colorTags (a video's, default bt709;
-# bt2020-pq is HDR10).
+# bt2020-pq is HDR10), scale (the fraction of the comp's size frames are drawn at, above 0
+# and at most 1: a draft; default 1).
 ITEM_OPTIONS = {"resume": "bool", "startNumber": "whole", "display": "string",
-                "view": "string", "colorTags": ("bt709", "bt2020-pq")}
+                "view": "string", "colorTags": ("bt709", "bt2020-pq"), "scale": "positive"}
 
 
 def new_queue_item(doc: dict, comp_id: str, output: str, format: str, frames: str | None,
@@ -406,10 +410,16 @@ def _check_audio_footage(footage: dict, place: str) -> dict:
 def _check_comp(comp: Any, place: str) -> dict:
     _check_keys(comp, place, required=("id", "name", "width", "height", "frameRate",
                                        "duration", "background", "layers"),
-                optional=("motionBlur", "proxy", "markers", "audioSampleRate",
-                          *PICTURE_SETTINGS))
+                optional=("motionBlur", "proxy", "markers", "audioSampleRate", "scenes",
+                          *MASTER_BUS, *PICTURE_SETTINGS))
     if "audioSampleRate" in comp:
         _expect(comp, "audioSampleRate", SAMPLE_RATES, place)
+    for key, (kind, _) in MASTER_BUS.items():
+        if key in comp:
+            _expect(comp, key, kind, place)
+            problem = master_bus_problem(key, comp[key])
+            if problem is not None:
+                raise DocumentError(f"{place}.{key}", problem)
     for key, kind in PICTURE_SETTINGS.items():
         if key in comp:
             _expect(comp, key, kind, place)
@@ -434,7 +444,41 @@ def _check_comp(comp: Any, place: str) -> dict:
         raise DocumentError(f"{place}.layers", f"expected a list, got {comp['layers']!r}")
     comp["layers"] = [check_layer(layer, f"{place}.layers[{i}]")
                       for i, layer in enumerate(comp["layers"])]
+    if "scenes" in comp:
+        comp["scenes"] = check_scenes(comp, f"{place}.scenes")
     return comp
+
+
+def check_scenes(comp: dict, place: str) -> list:
+    """A comp's scenes (protocol/model/scenes.py): each drawn by a precomp layer of the comp,
+    no layer by two scenes."""
+    scenes = comp["scenes"]
+    if not isinstance(scenes, list):
+        raise DocumentError(place, f"expected a list, got {scenes!r}")
+    layers = {layer["id"]: layer for layer in comp["layers"]}
+    used: set = set()
+    for index, scene in enumerate(scenes):
+        where = f"{place}[{index}]"
+        _check_keys(scene, where, required=("id", "layer", "duration", "transition"),
+                    optional=())
+        for key, kind in (("id", "string"), ("layer", "string"), ("duration", "positive")):
+            _expect(scene, key, kind, where)
+        layer = layers.get(scene["layer"])
+        if layer is None or layer["type"] != "precomp":
+            raise DocumentError(f"{where}.layer", f"{scene['layer']!r} is not a precomp layer "
+                                                  "of this comp")
+        if scene["layer"] in used:
+            raise DocumentError(f"{where}.layer", f"{scene['layer']!r} draws another scene "
+                                                  "already")
+        used.add(scene["layer"])
+        if scene["transition"] is not None:
+            try:
+                scene["transition"] = check_transition(scene["transition"])
+            except ValueError as error:
+                raise DocumentError(f"{where}.transition", str(error)) from None
+            if "color" in scene["transition"]:
+                _expect(scene["transition"], "color", "color", f"{where}.transition")
+    return scenes
 
 
 def frame_count_problem(duration: float, frame_rate: float) -> str | None:
@@ -608,6 +652,9 @@ def _check_item(item: Any, place: str) -> dict:
     for key, kind in ITEM_OPTIONS.items():
         if key in item:
             _expect(item, key, kind, place)
+    if item.get("scale", 1) > 1:
+        raise DocumentError(f"{place}.scale", f"is at most 1 (the comp's size), got "
+                                              f"{item['scale']}")
     if item["frames"] is not None:
         try:
             parse_frame_spec(item["frames"])
@@ -660,6 +707,8 @@ def _check_ids(doc: dict) -> None:
                        for mi, marker in enumerate(layer["markers"])]
         places += [(f"comps[{ci}].markers[{mi}]", marker)
                    for mi, marker in enumerate(comp["markers"])]
+        places += [(f"comps[{ci}].scenes[{si}]", scene)
+                   for si, scene in enumerate(comp.get("scenes", []))]
     places += [(f"renderQueue[{i}]", item) for i, item in enumerate(doc["renderQueue"])]
     highest = 0
     for place, node in places:

@@ -94,6 +94,7 @@ CONTENT: dict[str, dict[str, tuple[Any, bool]]] = {
         "stroke": ("colorOrNull", True),
         "strokeWidth": ("nonNegative", True),
         "strokeOver": ("bool", False),
+        "background": ("colorOrNull", True),  # a box behind each line (absent: none)
         "align": (TEXT_ALIGNS, False),
         "direction": (TEXT_DIRECTIONS, False),
         "box": ("sizeOrNull", True),

@@ -22,7 +22,8 @@ import zipfile
 
 from protocol.model.bodymovin_versions import upgraded
 from protocol.model.limits import MAX_VECTOR_FOOTAGE_BYTES
-from protocol.model.lottie_trees import layers as lottie_layers, nodes
+from protocol.model.lottie_web_rules import as_lottie_web_plays
+from protocol.model.lottie_trees import dicts, layers as lottie_layers, nodes
 
 LOTTIE_EXTENSIONS = (".json", ".lottie")
 _REQUIRED = ("fr", "ip", "op", "w", "h", "layers")
@@ -101,9 +102,10 @@ def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, lis
     """The animation as JSON bytes that name no other file (images from the archive embedded,
     other external images and font files dropped), and what was dropped, one phrase each."""
     animation = upgraded(animation)  # a copy, in the format ThorVG reads
+    as_lottie_web_plays(animation)
     dropped_images = []
-    for asset in animation.get("assets") or []:
-        if not isinstance(asset, dict) or not isinstance(asset.get("p"), str):
+    for asset in dicts(animation.get("assets")):
+        if not isinstance(asset.get("p"), str):
             continue
         if asset["p"].startswith("data:"):
             continue
@@ -118,8 +120,8 @@ def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, lis
         asset["u"], asset["e"] = "", 1
     dropped_fonts = []
     fonts = animation.get("fonts")
-    for font in (fonts.get("list") or []) if isinstance(fonts, dict) else []:
-        where = font.get("fPath") if isinstance(font, dict) else None
+    for font in dicts(fonts.get("list")) if isinstance(fonts, dict) else []:
+        where = font.get("fPath")
         if where and not (isinstance(where, str) and where[:5].lower() == "data:"):
             del font["fPath"]  # a file elsewhere; a font embedded as a data URI stays
             dropped_fonts.append(str(font.get("fFamily") or font.get("fName") or "a font"))

@@ -12,14 +12,15 @@ from typing import Any, Iterator
 
 def layers(animation: dict) -> Iterator[dict]:
     """The animation's layers, then those of each precomp asset."""
-    for layer in animation.get("layers") or []:
-        if isinstance(layer, dict):
-            yield layer
-    for asset in animation.get("assets") or []:
-        if isinstance(asset, dict):
-            for layer in asset.get("layers") or []:
-                if isinstance(layer, dict):
-                    yield layer
+    for layer in dicts(animation.get("layers")):
+        yield layer
+    for asset in dicts(animation.get("assets")):
+        yield from dicts(asset.get("layers"))
+
+
+def dicts(value: Any) -> list[dict]:
+    """The objects in `value` when it is a list (a file may hold anything where one belongs)."""
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
 
 
 def shapes(items: Any) -> Iterator[dict]:

@@ -48,15 +48,19 @@ class AudioCodec:
     # The sample rates the encoder takes; empty for any of the comp's (SAMPLE_RATES).
     rates: tuple[int, ...] = ()
     description: str = ""
+    # dB a lossy encoder's decoded peaks may rise over the peaks it was fed (its quantisation
+    # noise adds to them): the limiter aims this far under its ceiling for it.
+    headroom_db: float = 0.0
 
 
 AUDIO_CODECS: dict[str, AudioCodec] = {
     c.name: c
     for c in (
         AudioCodec("aac", "aac", "fltp", 192_000, (32_000, 512_000),
-                   description="AAC-LC, FFmpeg's own encoder"),
+                   description="AAC-LC, FFmpeg's own encoder", headroom_db=0.5),
         AudioCodec("opus", "libopus", "flt", 128_000, (6_000, 510_000),
-                   rates=(48000, 24000, 16000, 12000, 8000), description="Opus (libopus)"),
+                   rates=(48000, 24000, 16000, 12000, 8000), description="Opus (libopus)",
+                   headroom_db=0.5),
         AudioCodec("pcm_s16le", "pcm_s16le", "s16", description="16-bit PCM, uncompressed"),
         AudioCodec("pcm_s24le", "pcm_s24le", "s32", description="24-bit PCM, uncompressed"),
         AudioCodec("pcm_f32le", "pcm_f32le", "flt",

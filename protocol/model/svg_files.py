@@ -23,6 +23,15 @@ SVG_EXTENSIONS = (".svg",)
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
 _HREFS = ("href", f"{{{XLINK_NS}}}href")
+# How deep elements may nest: far past any drawing's groups, short of what copying and writing
+# the tree (and the renderer's own recursion) can take.
+MAX_DEPTH = 512
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_LENGTH = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(px|in|cm|mm|pt|pc|em|ex|%|)",
+                     re.I)
+# CSS pixels per unit, at a browser's 96 dpi and 16 px font (what svg_footage.py gives resvg).
+_UNIT_PIXELS = {"": 1.0, "px": 1.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4, "pt": 4 / 3,
+                "pc": 16.0, "em": 16.0, "ex": 8.0}
 _LINK = f"{{{SVG_NS}}}a"
 # Written out as authors write them: SVG the default namespace, xlink as xlink.
 ET.register_namespace("", SVG_NS)
@@ -66,10 +75,36 @@ def read_svg(data: bytes) -> ET.Element:
                        f"line {line}, column {column})") from None
     except RecursionError:
         raise SvgError("an SVG file rendervisor can read (its XML nests too deeply)") from None
+    if _depth(root) > MAX_DEPTH:
+        raise SvgError(f"an SVG file rendervisor can read (its elements nest more than "
+                       f"{MAX_DEPTH} deep)")
     if root.tag != f"{{{SVG_NS}}}svg":
         raise SvgError("an SVG file rendervisor can read (its root element is not <svg> in "
                        "the SVG namespace, xmlns=\"http://www.w3.org/2000/svg\")")
     return root
+
+
+def size(root: ET.Element) -> tuple[float, float]:
+    """The document's size in CSS pixels, as resvg (and a browser) sizes it: its `width` and
+    `height` in any absolute unit, a percentage (or nothing) taken of its viewBox; SvgError
+    when neither gives one."""
+    view_box = [float(v) for v in _NUMBER.findall(root.get("viewBox") or "")]
+    sides = []
+    for name, index in (("width", 2), ("height", 3)):
+        match = _LENGTH.fullmatch((root.get(name) or "100%").strip())
+        if match is None:
+            raise SvgError(f"an SVG file rendervisor can read (its {name} is not a length: "
+                           f"{root.get(name)!r})")
+        value, unit = float(match.group(1)), match.group(2).lower()
+        if unit == "%":
+            value = value / 100 * view_box[index] if len(view_box) == 4 else 0.0
+        else:
+            value *= _UNIT_PIXELS[unit]
+        sides.append(value)
+    if not (sides[0] > 0 and sides[1] > 0):
+        raise SvgError("an SVG file with a size (it has no width and height in absolute units, "
+                       "and no viewBox); add width and height to its <svg> element")
+    return sides[0], sides[1]
 
 
 def self_contained(root: ET.Element) -> tuple[bytes, list[str]]:
@@ -117,6 +152,16 @@ def unsupported(root: ET.Element) -> list[str]:
         found.append(f"the propert{'ies' if len(properties) > 1 else 'y'} "
                      f"{', '.join(sorted(properties))} (ignored)")
     return found
+
+
+def _depth(root: ET.Element) -> int:
+    """How deep the elements nest, counted without recursion."""
+    deepest, level = 0, [(root, 1)]
+    while level:
+        element, depth = level.pop()
+        deepest = max(deepest, depth)
+        level.extend((child, depth + 1) for child in element)
+    return deepest
 
 
 def _inside(href: str) -> bool:

@@ -2,28 +2,32 @@
 before every preview and render, as footage and font files are (named_files.py).
 
 A command's path must be absolute, a regular file inside the roots and no larger than any
-.cube file; its content is never read here: a LUT is parsed by the worker that draws it
-(workers/compositor/cube_files.py), which names the line of a bad file in the preview's or
-render's error.
+.cube file, and is parsed on a probe worker (supervisor/engine/probes.py, workers/probes/
+luts.py) as the compositor will parse it, so a bad file is refused when set, naming its line.
+Never parsed here; the worker that draws parses it again (a file can change after it was set).
 """
 
 from __future__ import annotations
 
+import os
+
 from protocol.model.effects import effect_files
 from supervisor.confinement.roots import shown
-from supervisor.engine.named_files import named_file_size, snapshot_problem
+from supervisor.engine.named_files import snapshot_problem
 from supervisor.errors import CommandError
-from workers.compositor.cube_files import MAX_CUBE_BYTES
 
 LUT_HINT = "a .cube 3D LUT file"
 
 
-def check_lut_file(engine, path: str) -> str:
-    """`path`, normalised, if it names a file a LUT can be read from; CommandError else."""
-    path, size = named_file_size(engine, path, "a lut effect's path", LUT_HINT)
-    if size > MAX_CUBE_BYTES:
-        raise CommandError(f"the LUT {shown(path)} is over {MAX_CUBE_BYTES >> 20} MiB, larger "
-                           f"than any 3D LUT rendervisor applies; give {LUT_HINT}.")
+def check_lut_file(engine, path: str, work=None) -> str:
+    """`path`, normalised, if it names a LUT the session may read; CommandError else."""
+    if not os.path.isabs(path):
+        raise CommandError(f"a lut effect's path must be an absolute path, got {path!r}; give "
+                           f"the full path of {LUT_HINT}.")
+    path = os.path.normpath(path)
+    engine.probes.read("lut", path, f"the LUT {shown(path)}",
+                       lambda real: engine.check_path(real, "read"),
+                       work.cancel if work is not None else None)
     return path
 
 

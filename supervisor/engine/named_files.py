@@ -1,12 +1,9 @@
 """Files a document names besides footage (a text's fontFile, a lut effect's .cube, a project's
-OpenColorIO config), opened the one way: when a command sets one, and again, while confined,
-before every preview and render.
-
-A command's path must be absolute and is opened through a checked descriptor
-(supervisor/confinement/checked_files.py), so the sentence that refuses it says which rule
-failed: not absolute, not a regular file, missing, or outside the roots. A project opened from
-a file brings paths of its own, written before this session's roots existed, so each snapshot
-checks them again; the worker that reads them knows no roots.
+OpenColorIO config), checked against a confined session's roots again before every preview and
+render (`snapshot_problem`): a project opened from a file brings paths of its own, written
+before this session's roots existed, and the worker that reads them knows no roots. A config
+file set by a command is opened here through a checked descriptor (`named_file_size`) and only
+measured; fonts and LUTs are read on probe workers (supervisor/engine/probes.py).
 
 Must never read a byte of a file before its descriptor's real path passed the roots.
 """
@@ -20,11 +17,9 @@ from supervisor.confinement.roots import shown
 from supervisor.errors import CommandError
 
 
-def open_named_file(engine, path: str, setting: str, hint: str,
-                    noun: str = "a file") -> tuple[str, int]:
-    """(`path` normalised, an open descriptor on it) when it names a regular file the session
-    may read; CommandError naming `setting` and what to give (`hint`) otherwise. The caller
-    closes the descriptor."""
+def named_file_size(engine, path: str, setting: str, hint: str) -> tuple[str, int]:
+    """(`path` normalised, its size in bytes) when it names a regular file the session may
+    read; CommandError naming `setting` and what to give (`hint`) otherwise."""
     if not os.path.isabs(path):
         raise CommandError(f"{setting} must be an absolute path, got {path!r}; give the full "
                            f"path of {hint}.")
@@ -32,19 +27,13 @@ def open_named_file(engine, path: str, setting: str, hint: str,
     try:
         fd = open_regular(path, lambda real: engine.check_path(real, "read"))
     except NotRegularFile as error:
-        raise CommandError(f"{setting} {shown(path)} is {error.kind}, not {noun}; give "
+        raise CommandError(f"{setting} {shown(path)} is {error.kind}, not a file; give "
                            f"{hint}.") from None
     except FileNotFoundError:
         raise CommandError(f"{setting} {shown(path)} does not exist; give {hint}.") from None
     except OSError as error:
         raise CommandError(f"{setting} {shown(path)} cannot be read ({error.strerror}).") \
             from None
-    return path, fd
-
-
-def named_file_size(engine, path: str, setting: str, hint: str) -> tuple[str, int]:
-    """(`path` normalised, its size in bytes), opened as `open_named_file` opens it."""
-    path, fd = open_named_file(engine, path, setting, hint)
     try:
         return path, os.fstat(fd).st_size
     finally:

@@ -41,6 +41,7 @@ from supervisor.confinement.roots import shown
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import DEADLINE, JobFailed, Pool, make_context, worker_preload
 from supervisor.runtime.worker_memory import describe_bytes
+from workers.compositor.cube_files import MAX_CUBE_BYTES
 
 KIND = "probe"  # the worker kind probes run on
 # Summaries kept: every footage item, font file and caption file a session touches in a while.
@@ -79,6 +80,9 @@ INPUTS: dict[str, Input] = {
     # 100,000 rows of 160 bytes: far more renders than one farm job holds.
     "data": Input("probe_data_rows", 16 * 1024 * 1024, "a data file",
                   "give a CSV, JSON or JSON lines file of rows", kept=False),
+    # A 65^3 LUT, the finest the lut effect applies, is about 8 MB of text.
+    "lut": Input("probe_lut", MAX_CUBE_BYTES, "a .cube 3D LUT file",
+                 "export it again as a 3D .cube LUT (LUT_3D_SIZE 2 to 65)"),
     # Every project rendervisor saves opens again (protocol/model/limits.py says why).
     "project": Input("probe_project", MAX_PROJECT_BYTES, "a project file",
                      "give the path of a .rvproj file", kept=False),

@@ -12,11 +12,28 @@ from __future__ import annotations
 
 from protocol.model.animation_presets import PRESETS
 from protocol.model.legibility import TITLE_SAFE
+from protocol.model.scenes import TRANSITIONS
 from protocol.model.text_presets import PRESETS as TEXT_PRESETS
 from supervisor.engine.commands.registry import COLOR_FORMAT, EASING_FORMAT, GRADIENT_FORMAT
-from workers.compositor.fonts import bundled_families
+from workers.compositor.fonts import bundled_families, bundled_index
 
 GUIDE_URI = "rendervisor://guide"
+# The bundled Latin families with serifs (the rest are sans serif).
+SERIF_FAMILIES = ("EB Garamond", "Gentium Book Plus", "XCharter")
+
+def fonts_by_purpose() -> str:
+    """The bundled families, grouped: Latin sans and serif, each script's Noto, icons, emoji."""
+    names = sorted({faces[0].family for faces in bundled_index().values()})
+    serif = [name for name in names if name in SERIF_FAMILIES]
+    sans = [name for name in bundled_families() if name not in serif]
+    scripts = [name[len("Noto Sans "):] for name in names
+               if name.startswith("Noto Sans ") and name != "Noto Sans Symbols"]
+    icons = [name for name in names if name.startswith("Font Awesome")]
+    return (f"sans {', '.join(sans)}; serif {', '.join(serif)}; other scripts Noto Sans + "
+            f"{', '.join(scripts)} (text in any script falls back to them); icons "
+            f"{' and '.join(icons)} (Free: weight 900 solid, 400 regular); emoji Noto Color "
+            "Emoji")
+
 
 GUIDE = f"""# rendervisor: a compact guide
 
@@ -43,8 +60,14 @@ Values:
 - easing (prop.addKey's interpolation): {EASING_FORMAT}
 - scale and opacity are percent ([100, 100], 100), rotation degrees clockwise.
 
-Text: size in px, fill a color; bundled fonts: {", ".join(bundled_families())}; font.list
-lists all. text.animate plays a text preset ({", ".join(TEXT_PRESETS)}).
+Text: size in px, fill a color. Bundled fonts, the same on every machine:
+{fonts_by_purpose()}. font.list lists all;
+font.glyphs {{family, search}} finds an icon's character by name. text.animate plays a text
+preset ({", ".join(TEXT_PRESETS)}).
+
+Scenes: make each part its own comp, then scene.add {{comp, source}} them to a main comp
+(end to end) and transition.set {{comp, scene, kind, duration}} between two ({", ".join(TRANSITIONS)}):
+no empty frames between parts. Overlays (backdrop, captions, music) are the main comp's layers.
 
 Footage: layer.add {{type, path}} imports it: a still or an SVG on an image layer, a video or
 an image sequence ("/shots/f_[####].png") on a video layer, Lottie on a lottie layer, a
@@ -78,11 +101,15 @@ cuts off a blocking renderQueue.render. Finished outputs come back as links with
 A host with MCP tasks may run any long call as a task instead.
 
 Check: layout_check finds layers off the comp, text outside the title-safe area (the middle
-{TITLE_SAFE:g}%), text overflowing its box, too small, or below 4.5:1 contrast with what is
-behind it; each message says what to change. render_filmstrip {{comp, count?, times?}} shows
-motion in one image. prompts/list gives whole recipes: a title card, a lower third, a
-captioned clip, a product card.
+{TITLE_SAFE:g}%), text overflowing its box, too small, below 4.5:1 contrast with what is
+behind it or on other text, and stretches where almost nothing shows; each message says what
+to change. render_filmstrip {{comp, count?, times?}} shows motion in one image. Drafts:
+renderQueue.add {{scale: 0.5}}; renderQueue.estimate {{item}} says how long a render takes.
+Sound is limited to -1 dBTP (comp audioLimiter, audioCeiling); audioLoudness: -14 sets LUFS.
+prompts/list gives whole recipes: a title card, a lower third, a captioned clip, a product
+card.
 """
+
 
 BASE_INSTRUCTIONS = (
     "rendervisor is a motion-graphics render engine. Read the resource rendervisor://guide "

@@ -95,11 +95,11 @@ def _captioned_clip(args: dict) -> list[dict]:
         _step("comp.new", name="Captioned", width=1920, height=1080, duration="$0.duration",
               frameRate="$0.frameRate"),
         _step("layer.add", comp="$1.comp", type="video", name="Clip", footage="$0.footage"),
-        # White words outlined in black read over any picture; the box sits inside
-        # title-safe (its bottom at y 955 of 1080).
-        _step("captions.import", comp="$1.comp", path=args["captions"], box=[1400, 150],
+        # White words outlined in black read over any picture; captions.import's box sits
+        # inside title-safe by itself.
+        _step("captions.import", comp="$1.comp", path=args["captions"],
               style={"font": "Lato", "weight": 700, "size": 44, "fill": "#ffffff",
-                     "stroke": "#000000", "strokeWidth": 6, "position": [960, 880]}),
+                     "stroke": "#000000", "strokeWidth": 6}),
     ]
 
 

@@ -216,8 +216,9 @@ def _item_plan(item: dict, comp: dict, fields: dict) -> ItemPlan:
     options = render_codec_options(fmt, item.get("codecOptions"))
     # A GIF's size and rate are the render's (its scale, its frames), not FFmpeg's options.
     max_side = options.pop("maxSide", None)
-    scale = 1.0 if max_side is None else min(1.0, int(max_side) / max(comp["width"],
-                                                                      comp["height"]))
+    scale = float(item.get("scale", 1.0))  # a draft's; a GIF's maxSide may shrink it more
+    if max_side is not None:
+        scale = min(scale, int(max_side) / max(comp["width"], comp["height"]))
     frames = list(frames_of(item.get("frames"), count))
     fps = options.pop("fps", None)
     if fps is not None:

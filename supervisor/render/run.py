@@ -46,7 +46,7 @@ from supervisor.render.leftovers import Leftovers
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
-from supervisor.render.sound_jobs import SOUND, clip_warning, place_output, sound_payload
+from supervisor.render.sound_jobs import SOUND, place_output, sound_payload, sound_warnings
 from supervisor.runtime.worker_memory import LIMIT_SETTING
 from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
 from workers.exporter.output_folders import OutputFolder, folder_to_hold
@@ -465,9 +465,7 @@ class RenderRun:
                 return
             if index == SOUND:
                 item.sound_done = True
-                warning = clip_warning(item.plan, value)
-                if warning:
-                    item.warnings.append(warning)
+                item.warnings.extend(sound_warnings(item.plan, value))
             else:
                 item.finished_chunks.append(chunk)
                 item.segments[index] = segment

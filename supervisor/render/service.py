@@ -1,5 +1,6 @@
-"""The session's render service: what renderQueue.render, renderQueue.stop, comp.saveFrameAs,
-render.preRender, file.createProxy and template.preview do (supervisor/engine/commands/render*.py hand them here).
+"""The session's render service: what renderQueue.render, renderQueue.stop,
+renderQueue.estimate, comp.saveFrameAs, render.preRender, file.createProxy and template.preview
+do (supervisor/engine/commands/render*.py hand them here).
 
     renderQueue.render ──► snapshot ──► each item with template values: its own snapshot
                                         (render/item_snapshots.py)
@@ -30,6 +31,7 @@ from supervisor.render.render_jobs import RenderJob, RenderJobs
 from supervisor.render.run import RenderRun
 from supervisor.work import Work
 from supervisor.render.derived_footage import create_proxy, pre_render
+from supervisor.render.estimates import estimate_item
 from supervisor.render import interchange_jobs
 from supervisor.render.item_snapshots import item_snapshots
 from supervisor.render.stills import save_frame_as
@@ -239,6 +241,9 @@ class RenderService:
 
     def preview_template(self, engine, params: dict, work: Work | None) -> dict:
         return preview_template(self, engine, params, work)
+
+    def estimate(self, engine, params: dict, work: Work | None) -> dict:
+        return estimate_item(self.pool, engine, params["item"], work)
 
     def check_expression(self, engine, params: dict, work: Work | None) -> dict:
         return check_expression(self, engine, params, work)

@@ -9,8 +9,11 @@ item's last piece is in.
       a wav:   the track itself is the output (renamed into place)
     the track's temporary is removed once copied; a cancel or failure removes it by record.
 
-A track whose mix went past full scale is kept (clipped to it) and the item's report says so
-in `warnings`, with where and how loud, so the person or agent can lower a level.
+The mix goes through its comp's master bus (workers/mixer/master_bus.py: a loudness target, a
+true-peak limiter, on by default). A track whose mix still went past full scale (the limiter
+turned off) is kept, clipped to full scale unless it is float, and the item's report says so in
+`warnings`, with where and how loud, so the person or agent can lower a level; so does a track
+the limiter kept from reaching its loudness target.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import math
 
 from supervisor.render.plan import ItemPlan
 from supervisor.render.sound_plan import SoundPlan
+from workers.exporter.sound_tracks import FLOAT_CODEC
 from workers.exporter import OpenedFiles, join_segments
 from workers.exporter.atomic_files import publish
 
@@ -33,16 +37,31 @@ def sound_payload(plan: ItemPlan, sound: SoundPlan) -> dict:
             "path": sound.path(plan.output)}
 
 
-def clip_warning(plan: ItemPlan, report: dict) -> str | None:
-    """The sentence for a track whose mix passed full scale, or None."""
+def sound_warnings(plan: ItemPlan, report: dict) -> list[str]:
+    """Sentences for a track whose mix passed full scale (its comp's limiter off), and for
+    one that fell short of its loudness target."""
+    warnings = []
     clipped = report.get("clipped")
-    if not clipped:
-        return None
-    first, last, count = clipped
-    loudest = 20 * math.log10(report["peak"])
-    return (f"the sound of {plan.id} clips: its mix peaks at +{loudest:.1f} dBFS and "
-            f"{count} samples between {first:.2f} s and {last:.2f} s were cut to full scale; "
-            "lower the audio.level of its loudest layers")
+    if clipped:
+        first, last, count = clipped
+        loudest = 20 * math.log10(report["peak"])
+        past = (f"the sound of {plan.id} goes past full scale: its mix peaks at "
+                f"+{loudest:.1f} dBFS, {count} samples between {first:.2f} s and {last:.2f} s")
+        if plan.sound.codec == FLOAT_CODEC:
+            kept = ("; a float WAV keeps those samples as they are, so the file holds them, "
+                    "but a player, or a conversion to 16 or 24 bits, will clip them")
+        else:
+            kept = ", which were cut to full scale (clipped)"
+        warnings.append(f"{past}{kept}; turn the comp's audioLimiter on (comp.set) or lower "
+                        "the audio.level of its loudest layers")
+    target = plan.comp.get("audioLoudness")
+    reached = report.get("loudness")
+    if target is not None and reached is not None and abs(reached - target) > 0.5:
+        warnings.append(f"the sound of {plan.id} is {reached:.1f} LUFS, not its target "
+                        f"{target:g}: the limiter holds its peaks under "
+                        f"{plan.comp.get('audioCeiling', -1):g} dBTP, which this mix cannot "
+                        "be that loud under; aim lower or raise audioCeiling")
+    return warnings
 
 
 def place_output(plan: ItemPlan, segments: list, opened: OpenedFiles,

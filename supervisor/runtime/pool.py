@@ -63,7 +63,7 @@ DEADLINE = "deadline"
 WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
                   "workers.chunk_task", "workers.audio_task", "workers.layout_checks",
                   "workers.expression_tasks", "workers.interchange.tasks",
-                  "workers.probes.tasks")
+                  "workers.probes.tasks", "workers.estimate_task")
 
 
 class JobFailed(Exception):

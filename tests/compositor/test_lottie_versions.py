@@ -5,7 +5,9 @@ rect), and a file that crashes ThorVG found by a trial render in a child process
 import json
 
 from tests.compositor.test_lottie_footage import shown
-from tests.helpers.lottie_documents import moving_square, old_bodymovin_square, path_from_a_slot
+from tests.helpers.engine_projects import engine_with_comp
+from tests.helpers.lottie_documents import (dot_tracing_a_path, moving_square,
+                                           old_bodymovin_square, path_from_a_slot)
 from workers.compositor import render_frame
 from workers.compositor.lottie_trial import trial_frames, trial_render
 
@@ -31,6 +33,21 @@ def test_a_file_that_crashes_thorvg_is_found_by_a_trial_render():
     phrase = trial_render(json.dumps(path_from_a_slot()).encode(), 30)
     assert phrase is not None and "crashed drawing it (signal SIGSEGV)" in phrase, phrase
     assert trial_render(json.dumps(moving_square()).encode(), 60) is None
+
+
+def test_a_file_that_crashes_thorvg_is_named_in_a_warning_at_import(tmp_path):
+    path = tmp_path / "slot.json"
+    path.write_text(json.dumps(path_from_a_slot()))
+    result = engine_with_comp().run("footage.import", {"path": str(path)})
+    assert result["kind"] == "lottie"  # imported; never drawn here: it would end this process
+    assert [w for w in result["warnings"] if w.startswith("slot.json: ThorVG, which plays "
+                                                          "Lottie here, crashed drawing it")]
+
+
+def test_a_trial_plays_the_file_as_a_render_worker_does():
+    # ThorVG crashes on this file drawing on the calling thread, not on a task thread (as the
+    # render workers play it): a trial that drew otherwise warned of a crash no render has.
+    assert trial_render(json.dumps(dot_tracing_a_path()).encode(), 60) is None
 
 
 def test_a_trial_draws_the_first_and_last_frames_and_some_between():

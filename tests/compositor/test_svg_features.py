@@ -115,12 +115,19 @@ def test_colours_styles_and_zero_strokes_draw_as_written(tmp_path, body, inside,
     assert all_of(region(drawn(tmp_path, body), *inside), color)
 
 
-def test_text_is_set_in_the_bundled_font_it_names(tmp_path):
-    pixels = drawn(tmp_path, '<text x="20" y="85" font-family="Noto Sans" font-size="80" '
+# (Roboto Flex too is bundled, but a browser sets it at the optical size of the text's size,
+# which the outlines Skia is given here are not.)
+@pytest.fixture(params=["Noto Sans", "Amiri", "Source Sans Pro"])
+def family(request):
+    return request.param
+
+
+def test_text_is_set_in_the_bundled_font_it_names(tmp_path, family):
+    pixels = drawn(tmp_path, f'<text x="20" y="85" font-family="{family}" font-size="80" '
                    'fill="blue">Ig</text>')
     # The same glyphs' outlines from the same bundled face, filled by Skia: where they cover
     # a pixel and its neighbours wholly, the SVG is blue; where they cover none of them, clear.
-    face = closest(family_faces("Noto Sans"), 400, False)
+    face = closest(family_faces(family), 400, False)
     font = skia.Font(typeface_of(face, 400), 80)
     blob = skia.TextBlob.MakeFromString("Ig", font)
     surface = skia.Surface(100, 100)
@@ -128,7 +135,7 @@ def test_text_is_set_in_the_bundled_font_it_names(tmp_path):
     surface.getCanvas().drawTextBlob(blob, 20, 85, skia.Paint(AntiAlias=True))
     cover = surface.toarray()[..., 3]
     inside, outside = _neighbourhood(cover == 255, all), _neighbourhood(cover == 0, all)
-    assert inside.sum() > 500 and outside.sum() > 5000
+    assert inside.sum() > 300 and outside.sum() > 5000
     assert all_of(pixels[inside], BLUE)
     assert (pixels[outside][:, 3] == 0).all()
 

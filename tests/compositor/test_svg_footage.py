@@ -63,19 +63,44 @@ def test_an_enlarged_svgs_edge_stays_one_pixel_soft(tmp_path):
     assert len(soft) <= 2 and row[36:124].min() == 255 and row[:34].max() == 0
 
 
-def test_svg_text_is_named_in_a_warning(tmp_path):
-    with_text = b'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><text x="0" ' \
-                b'y="10">Hi</text></svg>'
-    _, result = logo_comp(tmp_path, data=with_text)
-    assert len(result["warnings"]) == 1 and "<text>" in result["warnings"][0]
-    assert "convert its text to outlines" in result["warnings"][0]
+def test_an_svg_is_sized_as_resvg_sizes_it(tmp_path):
+    engine = engine_with_comp()
+    for name, root, expected in (
+            ("mm.svg", b'width="25.4mm" height="0.5in"', (96, 48)),
+            ("half.svg", b'width="50%" viewBox="0 0 200 100"', (100, 100)),
+            ("pt.svg", b'width="30pt" height="15pt"', (40, 20))):
+        data = b'<svg xmlns="http://www.w3.org/2000/svg" ' + root + b'><rect/></svg>'
+        result = engine.run("footage.import", {"path": write(tmp_path, name, data)})
+        assert (result["width"], result["height"]) == expected, name
+
+
+def test_an_svg_spelled_through_its_dtds_entities_imports_and_draws(tmp_path):
+    data = b"""<!DOCTYPE svg [<!ENTITY box "<rect width='40' height='20' fill='red'/>">]>
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 20">&box;</svg>"""
+    engine, result = logo_comp(tmp_path, data=data, scale=100)
+    assert "warnings" not in result
+    pixels = render_frame(engine.doc, "Main", 0.0).pixels
+    assert tuple(pixels[45, 80]) == (255, 0, 0, 255)
+
+
+def test_text_draws_without_a_warning_and_what_will_not_draw_is_named(tmp_path):
+    _, with_text = logo_comp(tmp_path, data=b'<svg xmlns="http://www.w3.org/2000/svg" '
+                             b'width="40" height="20"><text x="0" y="10">Hi</text></svg>')
+    assert "warnings" not in with_text
+    _, undrawn = logo_comp(tmp_path, data=b'<svg xmlns="http://www.w3.org/2000/svg" '
+                           b'width="40" height="20"><image href="/etc/logo.png"/>'
+                           b'<foreignObject/></svg>')
+    assert len(undrawn["warnings"]) == 2
+    assert "logo.svg: 1 reference to other files (/etc/logo.png; not drawn" in \
+        undrawn["warnings"][0]
+    assert "logo.svg: <foreignObject>" in undrawn["warnings"][1]
 
 
 @pytest.mark.parametrize("data, words", [
     (b"<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><rect", "is not an SVG"),
     (b"just text", "is not an SVG"),
     (b"<svg xmlns='http://www.w3.org/2000/svg'><rect width='4' height='4'/></svg>",
-     "gives no size"),
+     "has no width and height"),
 ])
 def test_a_malformed_svg_is_refused_in_one_sentence(tmp_path, data, words):
     engine = engine_with_comp()

@@ -71,7 +71,9 @@ def test_time_remap_reverses_a_precomp():
 def test_speed_scales_the_layers_own_time_and_negative_speed_plays_backwards():
     engine = with_precomp(speed=200, startTime=1)
     assert source_shown(engine, 1.5) == pytest.approx(1.0, abs=0.01)
-    engine.run("layer.set", {"comp": "Main", "layer": "Shown", "speed": -50, "startTime": 4})
+    # startTime slides the layer; its in and out points, given too, stay where they were.
+    engine.run("layer.set", {"comp": "Main", "layer": "Shown", "speed": -50, "startTime": 4,
+                             "inPoint": 0, "outPoint": 6})
     assert source_shown(engine, 2) == pytest.approx(1.0, abs=0.01)
 
 

@@ -152,3 +152,49 @@ def test_a_bad_caption_file_is_one_sentence_naming_the_line(tmp_path, name, cont
         imported(tmp_path, name, content)
     message = str(caught.value)
     assert sentence in message and message.endswith(".") and "\n" not in message
+
+
+LONG_SRT = """1
+00:00:00,500 --> 00:00:02,000
+A caption long enough to fill its whole box from one side to the other, twice over
+
+2
+00:00:02,500 --> 00:00:04,000
+Short
+"""
+
+
+def ink_extent(pixels, background=(0, 0, 0)):
+    """(left, top, right, bottom) of the pixels that differ from the background."""
+    drawn = np.abs(pixels[..., :3].astype(int) - background).max(axis=-1) > 0
+    rows, columns = np.flatnonzero(drawn.any(axis=1)), np.flatnonzero(drawn.any(axis=0))
+    return columns[0], rows[0], columns[-1] + 1, rows[-1] + 1
+
+
+@pytest.mark.parametrize("position", ["bottom", "top"])
+def test_captions_are_drawn_inside_title_safe_by_default(tmp_path, position):
+    engine, result = imported(tmp_path, "long.srt", LONG_SRT, position=position,
+                              style={"background": "#404040"})
+    layer = engine.doc["comps"][0]["layers"][0]
+    assert (layer["inPoint"], layer["outPoint"]) == (0.5, 4.0)
+    pixels = render_frame(engine.snapshot()[1], "M", 1.0).pixels
+    left, top, right, bottom = ink_extent(pixels)
+    # Title-safe on 320 x 180: x 32..288, y 18..162; the outline and the box inside it.
+    assert left >= 32 and right <= 288 and top >= 18 and bottom <= 162
+    if position == "bottom":
+        assert bottom > 150 and top > 90
+    else:
+        assert top < 30 and bottom < 90
+    # The background box is there: grey behind the letters, with the outline on it.
+    assert (np.abs(pixels[..., :3].astype(int) - 0x40).max(axis=-1) == 0).sum() > 500
+
+
+def test_captions_go_where_position_says(tmp_path):
+    engine, result = imported(tmp_path, "a.srt", SRT, position=[160, 60], box=[200, 40])
+    layer = engine.doc["comps"][0]["layers"][0]
+    assert layer["transform"]["position"] == [160, 60]
+    assert layer["content"]["box"] == [200, 40]
+    with pytest.raises(CommandError, match="position is bottom, top or"):
+        imported(tmp_path, "a.srt", SRT, position="middle")
+    with pytest.raises(CommandError, match="give position to captions.import itself"):
+        imported(tmp_path, "a.srt", SRT, style={"position": [1, 2]})

@@ -1,5 +1,6 @@
 import pytest
 
+from protocol.model.document import load_document
 from supervisor.engine.engine import Engine
 from supervisor.errors import CommandError
 from tests.helpers.engine_projects import engine_with_comp, engine_with_layers
@@ -97,3 +98,20 @@ def test_unknown_command_suggests_close_ids():
     with pytest.raises(CommandError, match="there is no engine command 'layer.ad'; did you mean "
                                            "layer.add"):
         Engine().run("layer.ad", {})
+
+
+def test_the_master_bus_settings_are_stored_when_set_and_refused_out_of_range():
+    engine = engine_with_comp()
+    engine.run("comp.set", {"comp": "Main", "audioLoudness": -14, "audioCeiling": -2,
+                            "audioLimiter": False})
+    comp = engine.doc["comps"][0]
+    assert (comp["audioLoudness"], comp["audioCeiling"], comp["audioLimiter"]) == \
+        (-14, -2, False)
+    load_document(engine.doc)
+    for params, words in (({"audioCeiling": 1}, "audioCeiling is -20 to 0 dBTP"),
+                          ({"audioLoudness": -80}, "audioLoudness is -70 to -5 LUFS"),
+                          ({"audioLimiter": "yes"}, "audioLimiter")):
+        with pytest.raises(CommandError, match=words):
+            engine.run("comp.set", {"comp": "Main", **params})
+    engine.run("comp.set", {"comp": "Main", "audioLoudness": None})
+    assert engine.doc["comps"][0]["audioLoudness"] is None

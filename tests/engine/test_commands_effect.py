@@ -60,20 +60,25 @@ def test_effect_set_names_the_effects_there_are():
         engine.run("effect.set", {"comp": "Main", "layer": "Red", "effect": "glow"})
 
 
-def test_a_lut_needs_an_absolute_path_to_a_file_whose_content_it_leaves_to_the_worker(tmp_path):
+def test_a_lut_needs_an_absolute_path_to_a_file_a_probe_worker_reads_as_a_lut(tmp_path):
     engine = engine_with_layers()
     add = {"comp": "Main", "layer": "Red", "effect": "lut"}
     with pytest.raises(CommandError, match="a lut effect needs params.path, the absolute path"):
         engine.run("effect.add", add)
     with pytest.raises(CommandError, match="a lut effect's path must be an absolute path, got 'a.cube'"):
         engine.run("effect.add", {**add, "params": {"path": "a.cube"}})
-    with pytest.raises(CommandError, match=f"a lut effect's path {tmp_path} is a folder, not a file"):
+    with pytest.raises(CommandError, match=f"the LUT {tmp_path}: it is a folder, not a .cube 3D LUT file"):
         engine.run("effect.add", {**add, "params": {"path": str(tmp_path)}})
-    with pytest.raises(CommandError, match="does not exist"):
+    with pytest.raises(CommandError, match="gone.cube: there is no such file"):
         engine.run("effect.add", {**add, "params": {"path": str(tmp_path / "gone.cube")}})
-    # Not parsed here: a file that is no LUT is the render's to refuse, naming its line.
+    # Parsed on a probe worker, as the compositor will parse it: a file that is no LUT is
+    # refused now, naming its line.
     text = tmp_path / "notes.cube"
     text.write_text("hello\n")
+    with pytest.raises(CommandError, match=f"the LUT file {text} cannot be read at line 1: "
+                                           "'hello' is not a .cube keyword or an entry"):
+        engine.run("effect.add", {**add, "params": {"path": str(text)}})
+    text.write_text("LUT_3D_SIZE 2\n" + "0 0 0\n" * 8)
     engine.run("effect.add", {**add, "params": {"path": str(text), "amount": 50}})
     with pytest.raises(CommandError, match="params.path: this property cannot be animated"):
         engine.run("effect.set", {"comp": "Main", "layer": "Red", "effect": "lut", "params": {

@@ -89,3 +89,27 @@ def path_from_a_slot() -> dict:
     layer["shapes"][0]["it"][0] = {"ty": "sh", "ks": {"a": 0, "k": square, "sid": "outline"}}
     return animation([layer], width=64, height=64, last=30,
                      slots={"outline": {"p": {"a": 0, "k": square}}})
+
+
+def dot_tracing_a_path() -> dict:
+    """A dot placed by an expression on a point along another layer's path (After Effects'
+    Trace Path): ThorVG 1.0 evaluates the expression, and crashes (SIGSEGV) doing so when it
+    draws on the calling thread (threads=0), not on a task thread as the render workers play
+    it (threads=1)."""
+    bar = shape_layer(1, "rc", (40, 40), (1, 0, 0), (100, 90), (200, 90))
+    bar["nm"] = "bar"
+    bar["shapes"][0]["it"][0] = {"ty": "sh", "nm": "Path 1", "ks": {"a": 0, "k": {
+        "c": False, "v": [[0, 0], [50, 0]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]]}}}
+    dot = shape_layer(2, "el", (10, 10), (0, 0, 1), (10, 10), (10, 10))
+    dot["nm"] = "dot"
+    dot["ef"] = [{"ty": 5, "nm": "Trace Path", "np": 3, "mn": "Pseudo/ADBE Trace Path", "ix": 1,
+                  "en": 1, "ef": [{"ty": 0, "nm": "Progress", "ix": 1,
+                                   "mn": "Pseudo/ADBE Trace Path-0001",
+                                   "v": {"a": 0, "k": 50, "ix": 1}}]}]
+    dot["ks"]["p"] = {"a": 0, "k": [10, 10, 0], "x": (
+        "var $bm_rt;\nvar pathLayer = thisComp.layer('bar');\n"
+        "var progress = div(thisLayer.effect('Pseudo/ADBE Trace Path')"
+        "('Pseudo/ADBE Trace Path-0001'), 100);\n"
+        "var pathToTrace = pathLayer('ADBE Root Vectors Group')(1)('ADBE Vector Shape');\n"
+        "$bm_rt = pathLayer.toComp(pathToTrace.pointOnPath(progress));")}
+    return animation([dot, bar])

@@ -37,6 +37,7 @@ def test_entities_are_expanded_once_and_the_dtd_is_not_passed_on():
     (b"<html/>", "root element is not <svg>"),
     (b'<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/hostname">]>' + HEAD + b'&x;</svg>',
      "does not parse"),
+    (HEAD + b"<g>" * 600 + b"</g>" * 600 + b"</svg>", "nest more than 512 deep"),
 ])
 def test_what_is_not_an_svg_is_one_fragment(data, words):
     with pytest.raises(SvgError, match=words):

@@ -62,9 +62,11 @@ def test_a_png_shows_the_items_display_and_view(session, tmp_path):
 def test_a_bad_lut_fails_its_item_with_the_line_it_stopped_at(session, tmp_path):
     engine = session.engine
     bad = tmp_path / "bad.cube"
-    bad.write_text("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 one 0\n")
+    write_cube(bad, cube_table(2))
     engine.run("effect.set", {"comp": "Managed", "layer": "Turner", "effect": "lut",
                               "params": {"path": str(bad)}})
+    # Spoiled after it was set (refused when set, see the engine's tests): the render reads it.
+    bad.write_text("LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 one 0\n")
     queued = list(engine.doc["renderQueue"])
     try:
         for item in queued:

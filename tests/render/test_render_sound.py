@@ -220,18 +220,43 @@ def test_gif_and_image_sequences_carry_no_sound(engine, tmp_path):
     assert files_in(tmp_path) == {"tone.wav", "a.gif", "f_00.png", "f_01.png"}
 
 
-def test_a_mix_past_full_scale_is_clipped_and_the_report_says_where(engine, tmp_path):
+def hot_mix(engine, tmp_path):
+    """Main (2 s): two 0.9 tones from 0.5 s to 1.5 s, +5.1 dBFS together."""
     new_comp(engine, seconds=2.0)
     loud = write_wav(tmp_path / "loud.wav", stereo_tone(amplitude=0.9))
     for name in ("A", "B"):
         engine.run("layer.add", {"comp": "Main", "type": "audio", "name": name, "path": loud,
                                  "startTime": 0.5, "inPoint": 0.5})
+
+
+def test_without_its_limiter_a_mix_past_full_scale_is_clipped_and_the_report_says_where(
+        engine, tmp_path):
+    hot_mix(engine, tmp_path)
+    engine.run("comp.set", {"comp": "Main", "audioLimiter": False})
     done = render(engine, output=str(tmp_path / "hot.wav"))
     assert len(done["warnings"]) == 1
     warning = done["warnings"][0]
-    assert "clips" in warning and "+5.1 dBFS" in warning and "between 0.50 s and 1.50 s" \
-        in warning and "lower the audio.level" in warning
+    assert "goes past full scale" in warning and "+5.1 dBFS" in warning and \
+        "between 0.50 s and 1.50 s" in warning and "cut to full scale" in warning and \
+        "audioLimiter" in warning and "lower the audio.level" in warning
     assert np.abs(sound_of(done["output"])).max() <= 1.0
+
+
+def test_a_float_wav_past_full_scale_is_said_to_keep_its_samples(engine, tmp_path):
+    hot_mix(engine, tmp_path)
+    engine.run("comp.set", {"comp": "Main", "audioLimiter": False})
+    done = render(engine, output=str(tmp_path / "hot.wav"), audioCodec="pcm_f32le")
+    warning, = done["warnings"]
+    assert "keeps those samples as they are" in warning and "cut" not in warning
+    assert np.abs(sound_of(done["output"])).max() == pytest.approx(1.8, abs=0.01)
+
+
+def test_with_its_limiter_on_by_default_a_hot_mix_says_nothing_and_stays_under_it(engine,
+                                                                                   tmp_path):
+    hot_mix(engine, tmp_path)
+    done = render(engine, output=str(tmp_path / "hot.wav"), audioCodec="pcm_f32le")
+    assert "warnings" not in done
+    assert np.abs(sound_of(done["output"])).max() <= 10 ** (-1 / 20)
 
 
 def test_the_same_bytes_with_one_two_and_three_workers(session, tmp_path):
@@ -351,3 +376,59 @@ def test_a_sound_file_damaged_after_import_fails_its_item_in_one_sentence(engine
     # "Resuming a video"); no sound temporary, no output.
     assert {name for name in files_in(tmp_path) if not name.startswith(".x.mp4.segments/")} \
         == {"bed.wav"}
+
+
+CEILING = -1.0
+# Every format and audio codec a rendered mix can be encoded in.
+CODECS = [("mp4", "h264", None), ("mov", "prores", "aac"), ("mov", "prores", "pcm_s16le"),
+          ("mov", "prores", "pcm_s24le"), ("webm", "vp9", None), ("wav", "wav", "pcm_s16le"),
+          ("wav", "wav", "pcm_s24le"), ("wav", "wav", "pcm_f32le")]
+
+
+def two_full_scale_sines(engine, tmp_path):
+    """Main (2 s): two full-scale sines (440 and 554 Hz) mixed, peaking near +6 dBFS."""
+    new_comp(engine, seconds=2.0)
+    for frequency in (440, 554):
+        engine.run("layer.add", {"comp": "Main", "type": "audio", "path": write_wav(
+            tmp_path / f"sine{frequency}.wav", stereo_tone(2.0, 1.0, frequency))})
+
+
+def true_peak_db(signal):
+    """An independent true-peak meter: scipy's 4x polyphase resampler, the loudest point."""
+    from scipy.signal import resample_poly
+    return 20 * np.log10(np.abs(resample_poly(signal, 4, 1, axis=1)).max())
+
+
+@pytest.mark.parametrize("ext,fmt,codec", CODECS)
+def test_the_limiter_keeps_the_decoded_peak_under_its_ceiling_in_every_codec(
+        engine, tmp_path, ext, fmt, codec):
+    two_full_scale_sines(engine, tmp_path)
+    done = render(engine, output=str(tmp_path / f"out.{ext}"), format=fmt,
+                  **({"audioCodec": codec} if codec else {}))
+    assert "warnings" not in done, done["warnings"]
+    track = sound_of(done["output"])
+    peak = 20 * np.log10(np.abs(track).max())
+    assert peak <= CEILING, f"the decoded sample peak is {peak:.2f} dBFS"
+    if ext == "wav" or codec and codec.startswith("pcm"):
+        assert true_peak_db(track) <= CEILING
+    # Turned down, not cut: the loud part is still a steady pair of sines near the ceiling.
+    assert peak > CEILING - 1.0
+
+
+@pytest.mark.parametrize("ext,fmt,codec", [("wav", "wav", "pcm_s16le"), ("mp4", "h264", None),
+                                           ("webm", "vp9", None)])
+def test_a_loudness_target_is_met_within_half_a_lu(engine, tmp_path, ext, fmt, codec):
+    import pyloudnorm
+    new_comp(engine, seconds=3.0)
+    engine.run("layer.add", {"comp": "Main", "type": "audio", "path": write_wav(
+        tmp_path / "quiet.wav", stereo_tone(3.0, 0.05, 440))})
+    engine.run("layer.add", {"comp": "Main", "type": "audio", "startTime": 1.0, "inPoint": 1.0,
+                             "path": write_wav(tmp_path / "burst.wav",
+                                               stereo_tone(0.5, 0.3, 2000))})
+    engine.run("comp.set", {"comp": "Main", "audioLoudness": -16})
+    done = render(engine, output=str(tmp_path / f"out.{ext}"), format=fmt,
+                  **({"audioCodec": codec} if codec else {}))
+    track = sound_of(done["output"])
+    measured = pyloudnorm.Meter(RATE).integrated_loudness(track.T.astype(np.float64))
+    assert measured == pytest.approx(-16, abs=0.5)
+    assert true_peak_db(track) <= CEILING + (0 if ext == "wav" else 0.5)

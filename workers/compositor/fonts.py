@@ -30,6 +30,9 @@ import functools
 import os
 from dataclasses import dataclass
 
+import font_source_sans_pro
+import fontpkg_amiri
+import fontpkg_roboto_flex
 import manimgx_fonts
 import rendercv_fonts
 import skia
@@ -53,8 +56,13 @@ FALLBACK_FAMILIES = (
     "Source Sans 3", "Gentium Book Plus", "EB Garamond", EMOJI_FAMILY, "Noto Emoji",
 )
 EMOJI_FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "emoji")
+# Amiri, Roboto Flex and Source Sans Pro (the name Adobe's exports still use for Source Sans)
+# come with SVGs' text as often as with titles.
 BUNDLED_FOLDERS = (os.path.dirname(rendercv_fonts.__file__),
-                   os.path.dirname(manimgx_fonts.__file__), EMOJI_FOLDER)
+                   os.path.dirname(manimgx_fonts.__file__), EMOJI_FOLDER,
+                   os.path.dirname(fontpkg_amiri.__file__),
+                   os.path.dirname(fontpkg_roboto_flex.__file__),
+                   os.path.dirname(font_source_sans_pro.__file__))
 SYSTEM_FONT_FOLDERS = ("/usr/share/fonts", "/usr/local/share/fonts",
                        os.path.expanduser("~/.local/share/fonts"), os.path.expanduser("~/.fonts"))
 FONT_EXTENSIONS = (".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2")

@@ -5,20 +5,23 @@ Time: the layer's source time (protocol/model/time_remap.py: its own time, speed
 is mapped to the animation's own frames as footage is, `floor(s * frameRate)` counted from its
 first frame (ThorVG's frame 0 is the file's `ip`), clamped to its frames unless it loops.
 
-Scale: ThorVG rasterises the vectors at the size the layer is shown (raster_size.py), and that raster is drawn back into the box, so an
-enlarged animation stays sharp and a shrunk one costs less. ThorVG is given the animation's
-bytes made self-contained (protocol/model/lottie_files.py), never a path: it would open any file an
-image asset names.
+Scale: ThorVG rasterises the vectors at the size the layer is shown (raster_size.py), and that
+raster is drawn back into the box, so an enlarged animation stays sharp and a shrunk one costs
+less. Shown at 100% on whole pixels, fully opaque, blended normally onto the frame, ThorVG draws
+straight into the frame's pixels instead (frame_pixels.py), which costs nothing beyond its own
+drawing. ThorVG is given the animation's bytes made self-contained
+(protocol/model/lottie_files.py), never a path: it would open any file an image asset names.
 
 One ThorVG engine per worker process, on one thread (the workers are the parallelism), and
 one player per lottie layer kept, by file, modification stamp and layer (its animation and its
-raster, so a frame costs ThorVG's drawing and one blend of the raster, no parse and no copy); a
-file ThorVG cannot load is reported missing by path and draws nothing (colour bars in a render
-allowed to go on without it: placeholders.py).
+raster, so a frame costs ThorVG's drawing and at most one blend of the raster, no parse and no
+copy); a file ThorVG cannot load is reported missing by path and draws nothing (colour bars in
+a render allowed to go on without it: placeholders.py).
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
 from collections import OrderedDict
 
@@ -31,6 +34,7 @@ from protocol.model.lottie_files import LottieError, read_animation, self_contai
 from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
 from workers.compositor.footage import file_stamp
+from workers.compositor.frame_pixels import FramePixels, frame_pixels
 from workers.compositor.placeholders import draw_placeholder
 from workers.compositor.raster_size import draw_raster, shown_size
 
@@ -46,45 +50,88 @@ _sources: OrderedDict = OrderedDict()  # path -> (stamp, self-contained bytes, f
 
 
 class Player:
-    """One animation loaded into ThorVG for one layer, with the raster it was last drawn into.
+    """One animation loaded into ThorVG for one layer, drawing either into a raster of its own
+    (kept, and handed out as an image wrapping it, no copy) or straight into the frame's pixels
+    (frame_pixels.py).
 
-    The image handed out wraps ThorVG's own buffer, no copy: it is drawn into the frame at
-    once (no drawing here is deferred), before this player draws its next frame into the same
-    buffer; a second layer showing the same file has a player of its own."""
+    An image handed out is drawn into the frame at once (no drawing here is deferred), before
+    this player draws its next frame into the same buffer; a second layer showing the same file
+    has a player of its own."""
 
     def __init__(self, stamp, data: bytes, frame_rate: float):
         if not _engine:
             _engine.append(tvg.Engine(threads=1))
         self.stamp = stamp
         self.frame_rate = frame_rate
-        self.canvas = tvg.SwCanvas(_engine[0])
+        # Without smart rendering: by default ThorVG clears and redraws only what changed since
+        # its last drawing, as if the buffer held nothing else; the frame's pixels hold the
+        # layers under this one, drawn afresh each frame.
+        self.canvas = tvg.SwCanvas(_engine[0], tvg.EngineOption.NONE)
         self.animation = tvg.LottieAnimation(_engine[0])
         self.picture = self.animation.get_picture()
         if self.picture.load_data(data, "lottie", None, True) != tvg.Result.SUCCESS:
             raise LottieError("an animation ThorVG can load")
         self.frames = self.animation.get_total_frame()[1]
-        self.size: tuple[int, int] | None = None
-        self.frame: float | None = None
+        self.target: tuple | None = None  # what ThorVG draws into now
+        self.size: tuple[int, int] | None = None  # the size the picture is drawn at
+        self.at = (0, 0)  # where in the target
+        self.pixels: np.ndarray | None = None  # the raster of its own
+        self.frame: float | None = None  # the frame the raster holds
         self.image: skia.Image | None = None
 
     def image_at(self, frame: float, width: int, height: int) -> skia.Image:
-        if (width, height) != self.size:
-            self.canvas.set_target(width, height, cs=tvg.Colorspace.ABGR8888)
-            self.picture.set_size(width, height)
-            if self.size is None:
-                self.canvas.add(self.picture)
-            self.size, self.frame = (width, height), None
-        if frame != self.frame or self.image is None:
-            self.animation.set_frame(frame)
-            self.canvas.update()
-            self.canvas.draw(True)
-            self.canvas.sync()
+        """The animation's `frame` as a `width` x `height` raster."""
+        if self.pixels is None or self.pixels.shape[:2] != (height, width):
+            self.pixels = np.empty((height, width, 4), np.uint8)
+            self.frame = None
+        if frame != self.frame:
             # ABGR8888 is R, G, B, A in memory, premultiplied: Skia's RGBA premul.
-            pixels = np.frombuffer(self.canvas.buffer_arr, np.uint8).reshape(height, width, 4)
-            self.image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+            self._draw(frame, (self.pixels.ctypes.data, width, width, height, _ORDERS["rgba"]),
+                       (0, 0), (width, height), clear=True)
+            self.image = skia.Image.fromarray(self.pixels, colorType=skia.kRGBA_8888_ColorType,
                                               alphaType=skia.kPremul_AlphaType, copy=False)
             self.frame = frame
         return self.image
+
+    def draw_into(self, frame: float, pixels: FramePixels, size: tuple[int, int]) -> None:
+        """The animation's `frame`, drawn at `size` over the frame's `pixels`."""
+        self._draw(frame, (pixels.address, pixels.stride, pixels.width, pixels.height,
+                           _ORDERS[pixels.order]), (pixels.x, pixels.y), size, clear=False)
+
+    def _draw(self, frame: float, target: tuple, at: tuple[int, int], size: tuple[int, int],
+              clear: bool) -> None:
+        if target != self.target:
+            _set_target(self.canvas, *target)
+            self.target = target
+        if size != self.size:
+            self.picture.set_size(*size)
+            if self.size is None:
+                self.canvas.add(self.picture)
+            self.size = size
+        if at != self.at:  # moving the picture makes ThorVG prepare all of it again
+            self.picture.translate(*at)
+            self.at = at
+        self.animation.set_frame(frame)
+        self.canvas.update()
+        self.canvas.draw(clear)
+        self.canvas.sync()
+        self.frame = None  # the raster of its own, if any, holds no frame now
+
+
+# ThorVG's colour spaces by byte order in memory, both premultiplied.
+_ORDERS = {"rgba": tvg.Colorspace.ABGR8888, "bgra": tvg.Colorspace.ARGB8888}
+
+
+def _set_target(canvas: tvg.SwCanvas, address: int, stride: int, width: int, height: int,
+                colorspace: tvg.Colorspace) -> None:
+    """Point ThorVG's canvas at memory it does not own (thorvg-python's set_target only
+    allocates a buffer of its own)."""
+    call = _engine[0].thorvg_lib["tvg_swcanvas_set_target"]  # a function object of our own
+    call.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint32,
+                     ctypes.c_uint32, ctypes.c_uint8]
+    call.restype = ctypes.c_int
+    if call(canvas._canvas, address, stride, width, height, colorspace) != 0:
+        raise RuntimeError(f"ThorVG refused a {width}x{height} target")
 
 
 def lottie_box(ctx: RenderContext, layer: dict) -> skia.Rect | None:
@@ -112,7 +159,12 @@ def draw_lottie(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: floa
     size = shown_size(canvas, width, height)
     if size is None:
         return  # shown at no size
-    image = player.image_at(_frame(player, layer, time), *size)
+    frame = _frame(player, layer, time)
+    pixels = frame_pixels(canvas, size, width, height, paint_args)
+    if pixels is not None:
+        player.draw_into(frame, pixels, size)
+        return
+    image = player.image_at(frame, *size)
     paint = skia.Paint(AntiAlias=True)
     paint.setAlphaf(paint_args["opacity"])
     paint.setBlendMode(paint_args["blend"])

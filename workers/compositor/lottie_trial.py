@@ -21,8 +21,9 @@ import sys
 TRIAL_FRAMES = 5
 TRIAL_SIDE = 64
 # A trial still drawing after this is stopped and reported: a file that wedges the renderer
-# is as unplayable as one that crashes it.
-TRIAL_SECONDS = 30.0
+# is as unplayable as one that crashes it. Well within the probe worker's own deadline (20 s),
+# and far above the trial's cost (a fresh interpreter and five 64 px frames: well under 1 s).
+TRIAL_SECONDS = 10.0
 
 
 def trial_frames(frame_count: float) -> list[float]:
@@ -56,7 +57,7 @@ def _draw(data: bytes, frames: list[float]) -> None:
     """In the child: draw each frame; returning means all were drawn."""
     import thorvg_python as tvg
 
-    engine = tvg.Engine(threads=0)
+    engine = tvg.Engine(threads=1)  # as the render workers play it (lottie_layers.py)
     canvas = tvg.SwCanvas(engine)
     canvas.set_target(TRIAL_SIDE, TRIAL_SIDE, cs=tvg.Colorspace.ABGR8888)
     animation = tvg.LottieAnimation(engine)

@@ -16,9 +16,14 @@ import skia
 MAX_RENDER_SIDE = 8192
 # How a raster is drawn back into its box: at the size shown its pixels land nearly one to
 # one, so bilinear is exact enough and cheaper than bicubic; where they land exactly one to one
-# (100%, on whole pixels), each is copied as it is, which Skia does as a plain blend of rows.
+# (on whole pixels, unrotated), each is copied as it is.
 SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear)
 EXACT = skia.SamplingOptions(skia.FilterMode.kNearest)
+
+
+# How far from a whole pixel a scale or an offset may be and still count as whole: the
+# canvas's matrix is single precision, so 500 px at 80% comes out as 400.000006.
+WHOLE = 1e-3
 
 
 def shown_size(canvas: skia.Canvas, width: float, height: float) -> tuple[int, int] | None:
@@ -27,16 +32,34 @@ def shown_size(canvas: skia.Canvas, width: float, height: float) -> tuple[int, i
     scale = min(canvas.getTotalMatrix().getMaxScale(), MAX_RENDER_SIDE / max(width, height))
     if not scale > 0:
         return None
-    return max(1, math.ceil(width * scale)), max(1, math.ceil(height * scale))
+    return max(1, math.ceil(width * scale - WHOLE)), max(1, math.ceil(height * scale - WHOLE))
+
+
+def one_to_one(canvas: skia.Canvas, size: tuple[int, int], width: float,
+               height: float) -> tuple[int, int] | None:
+    """Where on the canvas's device the top-left pixel of a raster of `size` lands when it is
+    drawn into the box [0, 0, width, height], if each of its pixels lands on one whole device
+    pixel (no rotation, no flip, the box shown at the raster's size, on whole pixels); else
+    None."""
+    matrix = canvas.getTotalMatrix()
+    if not matrix.isScaleTranslate() or not (matrix.getScaleX() > 0 and matrix.getScaleY() > 0):
+        return None
+    shown = matrix.mapRect(skia.Rect.MakeWH(width, height))
+    x, y = round(shown.left()), round(shown.top())
+    if abs(shown.left() - x) > WHOLE or abs(shown.top() - y) > WHOLE \
+            or abs(shown.width() - size[0]) > WHOLE or abs(shown.height() - size[1]) > WHOLE:
+        return None
+    return x, y
 
 
 def draw_raster(canvas: skia.Canvas, image: skia.Image, width: float, height: float,
                 paint: skia.Paint) -> None:
     """`image` drawn into the box [0, 0, width, height] of the canvas."""
-    matrix = canvas.getTotalMatrix()
-    if matrix.isTranslate() and (image.width(), image.height()) == (width, height) \
-            and float(matrix.getTranslateX()).is_integer() \
-            and float(matrix.getTranslateY()).is_integer():
-        canvas.drawImage(image, 0, 0, EXACT, paint)
+    at = one_to_one(canvas, (image.width(), image.height()), width, height)
+    if at is not None:  # each pixel copied as it is
+        canvas.save()
+        canvas.resetMatrix()
+        canvas.drawImage(image, *at, EXACT, paint)
+        canvas.restore()
         return
     canvas.drawImageRect(image, skia.Rect.MakeWH(width, height), SAMPLING, paint)

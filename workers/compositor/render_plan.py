@@ -40,6 +40,7 @@ import skia
 
 from protocol.model.effects import effect_files
 from protocol.model.keyframes import is_animated
+from protocol.model.scenes import windows
 from protocol.model.time_remap import TIMED_TYPES, source_time
 from protocol.model.transforms import layer_opacity
 from workers.compositor.blending import NORMAL, blend_mode, draw_matted
@@ -54,6 +55,7 @@ from workers.compositor.layer_boxes import content_rect
 from workers.compositor.masks import active_masks
 from workers.compositor.matrix_tables import LayerTransforms, set_affine
 from workers.compositor.motion_blur import motion_blur_settings, sample_times
+from workers.compositor.scene_units import scene_units
 from workers.compositor.still_layers import FULL, STILL_LAYERS, StillLayers
 from workers.expressions.document_expressions import DocumentExpressions, has_expressions
 
@@ -202,6 +204,15 @@ class CompPlan:
                 self.units.append(LayerUnit(layer))
         if run:
             self.units.append(DirectRun(run))
+        transitions = windows(comp)
+        if transitions:  # scenes joined by a transition draw as one (scene_units.py)
+            alone = {unit.layer.layer["id"]: unit for unit in self.units
+                     if isinstance(unit, LayerUnit)}
+            joined = scene_units({key: unit.layer for key, unit in alone.items()},
+                                 transitions, (float(comp.get("width", 1920)),
+                                               float(comp.get("height", 1080))))
+            self.units = [joined.get(unit.layer.layer["id"], unit)
+                          if isinstance(unit, LayerUnit) else unit for unit in self.units]
         self._times: list = []  # the prepared times, in drawing order
         self._positions: dict[float, int] = {}
         self._depth = 0

@@ -1,5 +1,6 @@
 """Text layers: drawing a layout (text_layout.py) with its fill and stroke, still or moved
-glyph by glyph by the layer's text animators (text_animation.py).
+glyph by glyph by the layer's text animators (text_animation.py), over a background box behind
+each line when the text has a `background` color (a caption's box).
 
 A text without animators draws its layout's one blob per paint, so a text that does not change
 costs a draw call per frame; an animated one regroups its glyphs by paint each frame.
@@ -16,15 +17,35 @@ from workers.compositor.text_animation import animated_draws
 from workers.compositor.text_layout import lay_out
 
 
+# A line's background box reaches this far (in ems of the text's size) past its ends.
+BACKGROUND_PADDING = 0.3
+
+
 def text_box(layer: dict, time: float) -> skia.Rect | None:
     """Where the text draws, in layer coordinates; None when animators may move glyphs
     anywhere."""
     content = layer.get("content", {})
     if content.get("animators"):
         return None
-    bounds = lay_out(content, time).bounds
+    layout = lay_out(content, time)
+    bounds = layout.bounds.makeOffset(0, 0)  # a copy: the layout is kept for other frames
+    for rect in background_rects(content, layout, time):
+        bounds.join(rect)
     outset = _stroke_width(content, time) / 2.0
     return bounds.makeOutset(outset, outset)
+
+
+def background_rects(content: dict, layout, time: float) -> list[skia.Rect]:
+    """The background box of each line that has glyphs, in layer coordinates: the line's box
+    (its width, and its line height), BACKGROUND_PADDING ems past each end; none without a
+    background color."""
+    if value_at(content.get("background"), time) is None:
+        return []
+    step = float(value_at(content.get("lineHeight", 1.2), time)) * layout.size
+    pad = BACKGROUND_PADDING * layout.size
+    return [skia.Rect.MakeLTRB(line.x - pad, line.top, line.x + line.width + pad,
+                               line.top + step)
+            for line in layout.lines if line.glyphs[1] > line.glyphs[0] and line.width > 0]
 
 
 def has_stroke(layer: dict, time: float) -> bool:
@@ -50,7 +71,9 @@ class TextDrawing:
         box = text_box(layer, time)
         # Anti-aliasing reaches a pixel past the glyphs' outlines.
         self._box = None if box is None else box.makeOutset(2, 2)
-        self.single_paint = not has_stroke(layer, time)
+        self._background = value_at(content.get("background"), time)
+        self._background_rects = background_rects(content, self._layout, time)
+        self.single_paint = not has_stroke(layer, time) and not self._background_rects
         fill = value_at(content.get("fill", [1, 1, 1, 1]), time)
         stroke = value_at(content.get("stroke"), time)
         self._stroke_width = _stroke_width(content, time)
@@ -68,6 +91,10 @@ class TextDrawing:
     def draw(self, canvas: skia.Canvas, paint_args: dict) -> None:
         if not self._layout.glyphs:
             return
+        if self._background_rects:
+            paint = _paint("fill", self._background, 0.0, paint_args)
+            for rect in self._background_rects:
+                canvas.drawRect(rect, paint)
         if not self._animators:
             if self._layout.blob is not None:
                 for paint in self._paints.get(paint_args):

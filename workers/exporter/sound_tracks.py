@@ -29,6 +29,8 @@ from workers.exporter.output_folders import fd_path
 from workers.exporter.video_encoders import CONTAINERS, CodecOptionError
 
 SOUND_CONTAINERS = {**CONTAINERS, "wav": "wav"}
+# The one codec that keeps samples past full scale (everything else is clipped to it).
+FLOAT_CODEC = "pcm_f32le"
 BITEXACT = {"fflags": "+bitexact"}
 
 
@@ -77,7 +79,7 @@ class SoundTrackWriter:
         """The next `block` (2, n) float32 of the mix: every track is stereo."""
         if block.shape[1] == 0:
             return
-        if self.codec.name != "pcm_f32le":
+        if self.codec.name != FLOAT_CODEC:
             block = np.clip(block, -1.0, 1.0)
         frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(block, np.float32),
                                            format="fltp", layout="stereo")

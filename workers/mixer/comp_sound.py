@@ -6,6 +6,7 @@ places its timing says, times its level, summed in float (docs/rendering.md, "So
             source = footage (a SoundReader) | a precomp (this mixer, one level down)
             samples = exactly shifted (speed 100, no remap)  |  interpolated at source_places
             out += samples * gains(audio.level)      (per sample)
+                           * scene_fades              (a scene across its transitions)
 
 One reader per layer instance (a precomp shown twice has its layers read twice, each forward),
 so no two places on one timeline make a reader start over at every block. The mixer does no
@@ -17,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from protocol.model.audio import CHANNELS, SOUNDING_TYPES, layer_audio
+from protocol.model.scenes import windows
 from workers.mixer.mixing import (active_span, gains, plain_offset, read_places, read_shifted,
-                                  source_places)
+                                  scene_fades, source_places)
 from workers.mixer.sound_reader import SoundReader
 
 
@@ -43,6 +45,7 @@ class CompMixer:
         """The comp's sound, samples [first, first + count) of its own time (CHANNELS, count)."""
         comp = self.comps[comp_id]
         out = np.zeros((CHANNELS, count), np.float32)
+        transitions = windows(comp)
         for layer in reversed(comp["layers"]):
             audio = layer_audio(layer)
             if layer["type"] not in SOUNDING_TYPES or not layer.get("enabled", True) or \
@@ -52,6 +55,9 @@ class CompMixer:
             if end <= start:
                 continue
             gain = gains(audio["level"], start, end - start, self.rate)
+            if transitions:
+                gain = gain * scene_fades(transitions, layer["id"], start, end - start,
+                                          self.rate)
             if np.isscalar(gain) and gain == 0.0:
                 continue
             sound = self._layer_sound(layer, start, end - start, chain + (layer["id"],))

@@ -20,6 +20,7 @@ import numpy as np
 
 from protocol.model.audio import CHANNELS, SILENCE_DB
 from protocol.model.keyframes import is_animated, value_at
+from protocol.model.scenes import Window
 
 # Every this many samples an eased level or time remap is evaluated exactly (0.67 ms at
 # 48 kHz), and key times always are; in between, per sample, straight lines. Fewer points cost
@@ -86,6 +87,24 @@ def gains(level, first: int, count: int, rate: int) -> np.ndarray | float:
     if np.isscalar(decibels):
         return 0.0 if decibels <= SILENCE_DB else 10.0 ** (decibels / 20.0)
     return np.where(decibels <= SILENCE_DB, 0.0, 10.0 ** (decibels / 20.0)).astype(np.float32)
+
+
+def scene_fades(transitions: list[Window], layer_id: str, first: int, count: int,
+                rate: int) -> np.ndarray | float:
+    """The factor per sample of [first, first + count) by which a scene layer's sound fades
+    across its transitions (protocol/model/scenes.py): out from 1 to 0 over a transition to
+    the next scene, in from 0 to 1 over its own, linearly in time; 1 elsewhere."""
+    factor: np.ndarray | float = 1.0
+    samples = np.arange(first, first + count)
+    for window in transitions:
+        if layer_id not in (window.outgoing, window.incoming):
+            continue
+        start, end = sample_at(window.start, rate), sample_at(window.end, rate)
+        if end <= first or start >= first + count or end <= start:
+            continue
+        rising = np.clip((samples - start) / (end - start), 0.0, 1.0)
+        factor = factor * (rising if window.incoming == layer_id else 1.0 - rising)
+    return factor if np.isscalar(factor) else np.asarray(factor, np.float32)
 
 
 def plain_offset(content: dict, start_time: float, rate: int) -> int | None:

@@ -9,6 +9,7 @@ from workers.probes.data_rows import probe_data_rows
 from workers.probes.fonts import probe_font
 from workers.probes.images import probe_image
 from workers.probes.lottie import probe_lottie
+from workers.probes.luts import probe_lut
 from workers.probes.media import probe_media
 from workers.probes.projects import probe_project
 from workers.probes.svg import probe_svg
@@ -19,7 +20,7 @@ from workers.tasks import TASKS, task
 FILE_PROBES = {"probe_image": probe_image, "probe_media": probe_media, "probe_svg": probe_svg,
                "probe_lottie": probe_lottie, "probe_font": probe_font,
                "probe_captions": probe_captions, "probe_data_rows": probe_data_rows,
-               "probe_project": probe_project}
+               "probe_project": probe_project, "probe_lut": probe_lut}
 
 TASKS.update({name: (lambda job, probe=probe: probe(job.payload["file"], job.payload["limit"]))
               for name, probe in FILE_PROBES.items()})

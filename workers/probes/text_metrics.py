@@ -8,15 +8,16 @@ here, in a probe worker, never in the supervisor.
 
 from __future__ import annotations
 
-from workers.compositor.layer_boxes import ink_rect
+from workers.compositor.layer_boxes import text_rect
 from workers.compositor.text_layout import lay_out
 
 
 def measure_text(content: dict, times: list[float]) -> list[dict]:
-    """For each time: {graphemes, words, lines, ink: [left, top, right, bottom]}."""
+    """For each time: {graphemes, words, lines, ink: [left, top, right, bottom]}: its ink and
+    its lines' background boxes (layer_boxes.text_rect)."""
     measured = []
     for time in times:
         layout = lay_out(content, time)
         measured.append({"graphemes": layout.graphemes, "words": layout.words,
-                         "lines": len(layout.lines), "ink": list(ink_rect(content, time))})
+                         "lines": len(layout.lines), "ink": list(text_rect(content, time))})
     return measured

@@ -3,4 +3,4 @@ supervisor.engine.commands.registry.COMMANDS, in catalog order."""
 
 from supervisor.engine.commands import (  # noqa: F401
     project, comp, layer, prop, effect, mask, marker, footage, render_queue, render, edit, font,
-    text, captions, template, preset, expression, timeline)
+    text, captions, template, preset, expression, timeline, scene)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from protocol.model.audio import DEFAULT_SAMPLE_RATE, SAMPLE_RATES
+from protocol.model.audio import (DEFAULT_SAMPLE_RATE, MASTER_BUS, SAMPLE_RATES,
+                                  master_bus_problem)
 from protocol.model.document import (BIT_DEPTHS, COMP_DEFAULTS, PICTURE_SETTINGS, allocate_id,
                                      frame_count_problem, new_comp, numbered_name, renew_ids,
                                      unique_name)
@@ -31,12 +32,20 @@ SETTINGS = {
     "audioSampleRate": {"type": "integer", "enum": list(SAMPLE_RATES),
                         "description": f"the rate its sound is mixed at, in Hz (default "
                                        f"{DEFAULT_SAMPLE_RATE})"},
+    "audioLimiter": {"type": "boolean", "description": "a true-peak limiter on its rendered "
+                     "sound, keeping every peak under audioCeiling (default true)"},
+    "audioCeiling": {"type": "number", "description": "the limiter's ceiling in dBTP, -20 to "
+                     "0 (default -1)"},
+    "audioLoudness": {"type": ["number", "null"], "description": "a loudness target in LUFS "
+                      "(integrated, ITU-R BS.1770 as EBU R 128 measures it), -70 to -5: the "
+                      "rendered mix is turned up or down to it (e.g. -14 for streaming, -23 "
+                      "for broadcast); null, the default, leaves the level as mixed"},
 }
 MOTION_BLUR = {"type": "object", "description": "{enabled?, samples?, shutterAngle?}: motion blur "
                "for layers that move (samples per frame, shutter angle in degrees)"}
 _KINDS = {"name": "string", "width": "positive", "height": "positive", "frameRate": "positive",
           "duration": "positive", "background": "color", "audioSampleRate": SAMPLE_RATES,
-          **PICTURE_SETTINGS}
+          **{key: kind for key, (kind, _) in MASTER_BUS.items()}, **PICTURE_SETTINGS}
 MOTION_BLUR_KINDS = {"enabled": "bool", "samples": "positive", "shutterAngle": "nonNegative"}
 MAX_SIDE = 16384  # Skia's raster surfaces stop here; a larger comp could never be rendered
 
@@ -50,6 +59,9 @@ def checked_settings(params: dict, comp: dict = COMP_DEFAULTS) -> dict:
                 settings[key] = check_value(kind, params[key])
             except ValueError as error:
                 raise CommandError(f"{key}: {error}.") from None
+            problem = master_bus_problem(key, settings[key])
+            if problem is not None:
+                raise CommandError(f"{problem}.")
     for key in ("width", "height"):
         if key in settings and settings[key] > MAX_SIDE:
             raise CommandError(f"{key} {settings[key]} is larger than the largest renderable "
@@ -77,8 +89,9 @@ def comp_new(engine, params, work):
 
 
 @command("comp.set", "Change a composition",
-         "Change a comp's name, size, frame rate, duration, background, audioSampleRate, "
-         "bitDepth, linearBlending or motion blur. Layers "
+         "Change a comp's name, size, frame rate, duration, background, audioSampleRate, its "
+         "sound's master bus (audioLimiter, audioCeiling, audioLoudness), bitDepth, "
+         "linearBlending or motion blur. Layers "
          "keep their times in seconds.",
          {"comp": COMP_REF, **SETTINGS, "motionBlur": MOTION_BLUR}, required=("comp",))
 def comp_set(engine, params, work):
@@ -139,6 +152,9 @@ def comp_duplicate(engine, params, work):
     for layer in copy_["layers"]:
         if layer["parent"] is not None:
             layer["parent"] = renamed[layer["parent"]]
+    for scene in copy_.get("scenes") or []:
+        scene["id"] = allocate_id(doc, "scene")
+        scene["layer"] = renamed[scene["layer"]]
     doc["comps"].insert(doc["comps"].index(original) + 1, copy_)
     return {"comp": copy_["id"], "name": copy_["name"]}
 

@@ -36,7 +36,7 @@ PARAMS = {"type": "object", "description": "param name -> value (static, or an a
           '{"color": "#000000", "distance": 8, "softness": 12}'}
 
 
-def _checked_params(engine, effect: str, params: dict) -> dict:
+def _checked_params(engine, effect: str, params: dict, work=None) -> dict:
     spec = EFFECTS[effect]
     unknown = [key for key in params if key not in spec]
     if unknown:
@@ -50,7 +50,7 @@ def _checked_params(engine, effect: str, params: dict) -> dict:
         raise CommandError(f"{error}.") from None
     file_param = FILE_PARAMS.get(effect)
     if checked.get(file_param) is not None:
-        checked[file_param] = check_lut_file(engine, checked[file_param])
+        checked[file_param] = check_lut_file(engine, checked[file_param], work)
     return checked
 
 
@@ -67,7 +67,7 @@ def _layer(engine, params):
          required=("comp", "layer", "effect"))
 def effect_add(engine, params, work):
     layer = _layer(engine, params)
-    checked = _checked_params(engine, params["effect"], params.get("params") or {})
+    checked = _checked_params(engine, params["effect"], params.get("params") or {}, work)
     file_param = FILE_PARAMS.get(params["effect"])
     if file_param and checked.get(file_param) is None:
         raise CommandError(f"a {params['effect']} effect needs params.{file_param}, the "
@@ -86,7 +86,8 @@ def effect_add(engine, params, work):
 def effect_set(engine, params, work):
     layer = _layer(engine, params)
     effect = find_effect(layer, params["effect"])
-    effect["params"].update(_checked_params(engine, effect["effect"], params.get("params") or {}))
+    effect["params"].update(_checked_params(engine, effect["effect"],
+                                            params.get("params") or {}, work))
     if "enabled" in params:
         effect["enabled"] = params["enabled"]
     return {"effect": effect["id"], "enabled": effect["enabled"], "params": effect["params"]}

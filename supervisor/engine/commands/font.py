@@ -1,4 +1,5 @@
-"""font.list: the font families text can be set in, and where each comes from.
+"""font.list: the font families text can be set in, and where each comes from; font.glyphs: a
+bundled family's glyphs by name (an icon font's icons).
 
 `bundled` families ship with rendervisor's packages and draw the same on every node; `system`
 ones are this machine's (a render farm node may lack them); `file` ones are the font files the
@@ -10,7 +11,8 @@ from __future__ import annotations
 from supervisor.engine.commands.registry import command
 from supervisor.engine.font_files import read_font_file
 from supervisor.errors import CommandError
-from workers.compositor.fonts import all_families
+from workers.compositor.fonts import all_families, family_faces
+from workers.compositor.glyph_names import family_glyphs
 
 
 @command("font.list", "List fonts",
@@ -33,3 +35,30 @@ def font_list(engine, params, work):
                       "styles": list(dict.fromkeys(face["style"] for face in faces))})
     wanted = (params.get("filter") or "").lower()
     return {"fonts": [entry for entry in fonts if wanted in entry["family"].lower()]}
+
+
+# An answer lists at most this many glyphs (a CJK family has thousands): search narrows it.
+MAX_GLYPHS = 200
+
+
+@command("font.glyphs", "Find glyphs by name",
+         "The named glyphs of a bundled family, for icon fonts above all: {family, glyphs: "
+         "[{name, codepoint, text, weights}], count}, each glyph's text being the character "
+         "to put in a text layer's text, weights the weights of the faces that draw it. "
+         "search keeps glyphs whose name holds every word of it (any case), best matches "
+         f"first; at most {MAX_GLYPHS} are listed (count says how many matched). Icons: "
+         "Font Awesome 7 Free (weight 900 solid, 400 regular) and Font Awesome 7 Brands. "
+         'Example: {"family": "Font Awesome 7 Free", "search": "chart"}, then layer.add '
+         '{"type": "text", "font": "Font Awesome 7 Free", "weight": 900, "text": TEXT}.',
+         {"family": {"type": "string", "description": "a bundled family (font.list)"},
+          "search": {"type": "string", "description": "words of the glyph's name, e.g. "
+                     "\"arrow right\""}},
+         required=("family",), kind="read")
+def font_glyphs(engine, params, work):
+    faces = [face for face in family_faces(params["family"]) if face.source == "bundled"]
+    if not faces:
+        raise CommandError(f"font.glyphs reads the bundled families, and {params['family']!r} "
+                           "is not one; font.list lists them (filter \"Awesome\" for the "
+                           "icon fonts).")
+    glyphs = family_glyphs(tuple(faces), params.get("search"))
+    return {"family": faces[0].family, "count": len(glyphs), "glyphs": glyphs[:MAX_GLYPHS]}

@@ -11,7 +11,8 @@ import copy
 from protocol.model.bezier import PATH_KEYS
 from protocol.model.document import (DocumentError, allocate_id, check_property, numbered_name,
                                      precomp_cycle, renew_ids, unique_name)
-from protocol.model.keyframes import static_value
+from protocol.model.keyframes import is_animated, static_value
+from protocol.model.layer_timing import nothing_shown, slide
 from protocol.model.layers import (ATTRIBUTES, BLEND_MODES, CONTENT, FOOTAGE_TYPES,
                                    LATER_ATTRIBUTES, LAYER_TYPES, REQUIRED_CONTENT, SHAPE_EXTRAS,
                                    TRANSFORM, content_box, default_content, new_layer)
@@ -100,6 +101,10 @@ CONTENT_PARAMS = {
                "a variable font is drawn at exactly that weight"},
     "strokeOver": {"type": "boolean", "description": "text: the stroke over the fill "
                    "(default false: under it)"},
+    "background": {"type": ["array", "string", "null"],
+                   "description": f"text: a box of this color behind each line (0.3 em past "
+                                  f"its ends, a line high), as captions have; null for none; "
+                                  f"{COLOR_FORMAT}"},
     "align": {"type": "string", "enum": ["left", "center", "right", "justify"],
               "description": "text: which edge of the lines sits on the layer's position "
                              "(without a box the position is this alignment point; center "
@@ -195,10 +200,14 @@ def layer_add(engine, params, work):
 @command("layer.set", "Change a layer",
          "Change a layer's attributes (name, enabled, inPoint, outPoint, startTime, parent, "
          "blendMode, trackMatte, autoOrient), its transform as static values (anchor, "
-         "position, scale, rotation, opacity: an animated one loses its keys; use prop.addKey "
-         "to animate), or its type's own params (color, text, size, fill, ...). A new parent "
-         "keeps the layer where it is on screen (its transform is converted into the parent's "
-         "space); keepTransform: false keeps the values and lets it jump.",
+         "position, scale, rotation, opacity: an animated one loses its keys, and the result's "
+         "warnings say so; use prop.addKey to animate), or its type's own params (color, "
+         "text, size, fill, ...). startTime slides the layer: its in and out points, keys and "
+         "markers move with it (inPoint and outPoint given in the same call are set after the "
+         "slide). A change that leaves the layer nothing to show or play is made and said in "
+         "warnings. A new parent keeps the layer where it is on screen (its transform is "
+         "converted into the parent's space); keepTransform: false keeps the values and lets "
+         "it jump.",
          {"comp": COMP_REF, "layer": LAYER_REF, **ATTRIBUTE_PARAMS, **TRANSFORM_PARAMS,
           **CONTENT_PARAMS, "keepTransform": KEEP_TRANSFORM},
          required=("comp", "layer"), waits_on=probes_given("fontFile"))
@@ -208,6 +217,15 @@ def layer_set(engine, params, work):
     layer = find_layer(comp, params["layer"])
     given = _content_params(doc, layer["type"], params, creating=False, layer=layer)
     _check_font_file(engine, given, work)
+    timed = [key for key in ("inPoint", "outPoint", "startTime") if key in params]
+    scene = _scene_of(comp, layer)
+    if timed and scene is not None:
+        raise CommandError(f"layer {layer['name']!r} draws scene {scene} of comp "
+                           f"{comp['name']!r}, whose time it follows; change the scene with "
+                           f"scene.set {{duration, index}} instead of {', '.join(timed)}.")
+    warnings = _replaced_keys(layer, params, given)
+    if "startTime" in params:
+        slide(layer, _checked_attribute("startTime", params["startTime"]) - layer["startTime"])
     if "shape" in given and given["shape"] != layer["content"]["shape"]:
         _reshape(layer["content"], given["shape"])
     box_before = content_box(doc, layer)
@@ -222,7 +240,12 @@ def layer_set(engine, params, work):
     if layer["type"] == "precomp" and precomp_cycle(doc, comp["id"]):
         raise CommandError(f"comp {comp['name']!r} cannot show itself, directly or through "
                            "other precomps; pick another source.")
-    return _with_warnings(engine, layer_summary(comp, layer), layer)
+    empty = nothing_shown(comp, layer, _source_seconds(doc, layer))
+    warnings += [empty] if empty else []
+    result = layer_summary(comp, layer)
+    if warnings:
+        result["warnings"] = warnings
+    return _with_warnings(engine, result, layer)
 
 
 @command("layer.get", "Read a layer",
@@ -241,6 +264,11 @@ def layer_get(engine, params, work):
 def layer_remove(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     layer = find_layer(comp, params["layer"])
+    scene = _scene_of(comp, layer)
+    if scene is not None:
+        raise CommandError(f"layer {layer['name']!r} draws scene {scene} of comp "
+                           f"{comp['name']!r}; remove it with scene.remove, which moves the "
+                           "scenes after it up.")
     comp["layers"].remove(layer)
     orphans = []
     for other in comp["layers"]:
@@ -350,6 +378,48 @@ def _content_params(doc: dict, kind: str, params: dict, creating: bool,
     return checked
 
 
+def _scene_of(comp: dict, layer: dict) -> int | None:
+    """The 1-based number of the scene the layer draws, or None."""
+    for number, scene in enumerate(comp.get("scenes") or [], start=1):
+        if scene["layer"] == layer["id"]:
+            return number
+    return None
+
+
+def _replaced_keys(layer: dict, params: dict, given: dict) -> list[str]:
+    """A sentence for each animated property the params replace with a static value."""
+    replaced = [(f"transform.{key}", key, layer["transform"][key]) for key in TRANSFORM
+                if key in params] + [(key, key, layer["content"].get(key)) for key in given]
+    warnings = []
+    for path, name, prop in replaced:
+        if not is_animated(prop):
+            continue
+        keys = prop["keys"]
+        warnings.append(
+            f"{name} had {len(keys)} keys ({keys[0]['time']:g} s to {keys[-1]['time']:g} s); "
+            f"layer.set replaced them with one value for all time, so that animation is gone "
+            f"(edit.undo brings it back). To change it and keep it animated, add keys with "
+            f'prop.addKey {{"path": "{path}", "time": ..., "value": ...}}.')
+    return warnings
+
+
+def _source_seconds(doc: dict, layer: dict) -> float | None:
+    """The length of what a timed layer plays (a precomp's comp, footage), None if none."""
+    content = layer["content"]
+    if layer["type"] == "precomp":
+        return next(c["duration"] for c in doc["comps"] if c["id"] == content["source"])
+    footage = next((f for f in doc["footage"] if f["id"] == content.get("footage")), None)
+    return footage.get("duration") if footage else None
+
+
+def _checked_attribute(key: str, value):
+    try:
+        kind = ATTRIBUTES[key] if key in ATTRIBUTES else LATER_ATTRIBUTES[key][0]
+        return check_value(kind, value)
+    except ValueError as error:
+        raise CommandError(f"{key}: {error}.") from None
+
+
 def _check_font_file(engine, given: dict, work) -> None:
     if "fontFile" in given:
         given["fontFile"] = check_font_file(engine, given["fontFile"], work)
@@ -415,11 +485,7 @@ def apply_params(doc: dict, comp: dict, layer: dict, params: dict) -> None:
         if key == "parent":
             value = _parent_id(comp, layer, value)
         else:
-            try:
-                kind = ATTRIBUTES[key] if key in ATTRIBUTES else LATER_ATTRIBUTES[key][0]
-                value = check_value(kind, value)
-            except ValueError as error:
-                raise CommandError(f"{key}: {error}.") from None
+            value = _checked_attribute(key, value)
         if key == "trackMatte" and value is not None and comp["layers"].index(layer) == 0:
             raise CommandError(f"layer {layer['name']!r} is the top layer, so there is no layer "
                                "above it to be its matte; move it down or add the matte above.")

@@ -1,4 +1,4 @@
-"""Finding the comp, layer, effect, footage item or queue item a command names.
+"""Finding the comp, layer, effect, footage item, queue item or scene a command names.
 
 Commands take an id, a name, or (layers, effects, queue items) a 1-based index. An id wins over
 a name, and a name over an index, so a layer literally named "2" is still reachable by name. A
@@ -49,6 +49,18 @@ def find_item(doc: dict, ref: Any) -> dict:
         raise CommandError(f"there is no render queue item {ref!r}: the queue is empty; add "
                            "one with renderQueue.add.")
     return _find(doc["renderQueue"], ref, "render queue item", indexable=True, name_key=None)
+
+
+def find_scene(comp: dict, ref: Any) -> dict:
+    """A scene by its id, the name of the layer that draws it, or its 1-based number."""
+    scenes = comp.get("scenes") or []
+    if not scenes:
+        raise CommandError(f"there is no scene {ref!r} in comp {comp['name']!r}: it has no "
+                           "scenes yet; add one with scene.add.")
+    names = {layer["id"]: layer["name"] for layer in comp["layers"]}
+    named = [{"id": scene["id"], "name": names.get(scene["layer"])} for scene in scenes]
+    found = _find(named, ref, "scene", indexable=True, where=f" in comp {comp['name']!r}")
+    return scenes[named.index(found)]
 
 
 def comp_of_layer(doc: dict, layer_id: str) -> dict | None:

@@ -7,7 +7,8 @@ document's bulk; an agent that needs every value reads a property with prop.get.
 
 from __future__ import annotations
 
-from protocol.model.audio import SOUNDING_TYPES, comp_has_sound, item_has_sound, sample_rate
+from protocol.model.audio import (MASTER_BUS, SOUNDING_TYPES, comp_has_sound, item_has_sound,
+                                  sample_rate)
 from protocol.model.keyframes import frame_count, is_animated, static_value
 from supervisor.engine.font_warnings import font_warnings
 from supervisor.engine.footage_probe import is_missing
@@ -56,12 +57,15 @@ def comp_summary(comp: dict, with_layers: bool = False, document: dict | None = 
                "background": comp["background"], "layerCount": len(comp["layers"])}
     if "audioSampleRate" in comp:
         summary["audioSampleRate"] = sample_rate(comp)
+    summary.update({key: comp[key] for key in MASTER_BUS if key in comp})
     if document is not None:
         summary["sound"] = comp_has_sound(document, comp)
     if comp.get("motionBlur", {}).get("enabled"):
         summary["motionBlur"] = comp["motionBlur"]
     if comp.get("proxy"):
         summary["proxy"] = comp["proxy"]
+    if comp.get("scenes"):
+        summary["scenes"] = len(comp["scenes"])
     if comp.get("markers"):
         summary["markers"] = [{"id": m["id"], "name": m["name"], "time": m["time"]}
                               for m in comp["markers"]]

@@ -42,6 +42,9 @@ ITEM_PARAMS = {
                "comma list (0-29,60); null or absent: the whole comp"},
     "skipExisting": {"type": "boolean", "description": "leave frames whose file is a whole "
                      "image; a video resumes from the segments an earlier render left"},
+    "scale": {"type": "number", "description": "the size frames are drawn at, a fraction of "
+              "the comp's (0.5: half width and height, a quick draft); above 0, at most 1 "
+              "(default)"},
     "startNumber": {"type": "integer", "minimum": 0, "description": "a sequence's file "
                     "number for comp frame 0 (1001: frame 0 is [####] 1001); default 0"},
     "resume": {"type": "boolean", "description": "a video takes the finished segments an "
@@ -162,6 +165,9 @@ def _set_options(doc: dict, item: dict, params: dict) -> None:
                 item[key] = check_value(kind, params[key])
             except ValueError as error:
                 raise CommandError(f"{key}: {error}.") from None
+    if not 0 < item.get("scale", 1) <= 1:
+        raise CommandError(f"scale is a fraction of the comp's size above 0 and at most 1 "
+                           f"(0.5 for a half-size draft), got {item['scale']}.")
     if item.get("startNumber") and not FORMATS[item["format"]].is_sequence:
         raise CommandError(f"startNumber numbers the files of an image sequence, but "
                            f"{item['format']} writes one video file; leave it out, or choose "
@@ -180,7 +186,8 @@ def _set_options(doc: dict, item: dict, params: dict) -> None:
 
 @command("renderQueue.add", "Queue a render",
          "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
-         "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, encoder options, "
+         "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, scale (0.5 for "
+         "a half-size draft), encoder options, "
          "its sound (audio, audioCodec, audioBitrate) and template params (values for the "
          "project's params, for this item only). Returns {item, output} with output resolved "
          "to an absolute path or pattern ([param:NAME] fills in a param's value).",
@@ -307,6 +314,15 @@ render_command(
     "render runs at a time.",
     {"wait": {"type": "boolean", "description": "block until done (default true)"}},
     method="render")
+
+render_command(
+    "renderQueue.estimate", "Estimate a render's time",
+    "How many seconds an item will take to render: a few of its frames (at most 6, from its "
+    "first to its last) are drawn and encoded as the render would, on the preview worker, "
+    "and their time scaled to the item's frames (those left to write, with skipExisting) "
+    "shared among the render workers. Returns {item, seconds, frames, sampled, perFrame, "
+    "workers}. A guide, not a promise: other work on the machine slows a render.",
+    {"item": ITEM_REF}, required=("item",), method="estimate")
 
 render_command(
     "renderQueue.stop", "Stop rendering",

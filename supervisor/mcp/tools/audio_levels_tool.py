@@ -1,7 +1,8 @@
 """audio_levels: a comp's mix measured, since an agent cannot listen to a render_preview.
 
 Peak and RMS in dBFS for every 100 ms from `start` to `end` (the whole comp by default), the
-loudest peak, and whether the mix goes past full scale (where a render would clip it), so an
+loudest peak, and whether the mix goes past full scale (where a render's limiter turns it down,
+or, with the comp's limiter off, the render clips it), so an
 agent can check that the music comes in when it should, the voice sits above it, and nothing
 clips. Mixed and measured on the preview worker (supervisor/render/level_jobs.py) from a
 snapshot, exactly as a render would mix it.
@@ -24,7 +25,9 @@ from workers.mixer.levels import dbfs
       "The comp's mix as a render would make it, measured every 100 ms: peak and RMS in dBFS "
       "(0 is full scale; null is silence), from start to end seconds (default the whole comp, "
       "at most 600 s a call), with the loudest peak and clipped: true when the mix goes past "
-      "full scale. Use it to check that sound starts where it should and nothing clips.",
+      "full scale (a render's limiter, the comp's audioLimiter, on by default, turns such a "
+      "mix down under audioCeiling; these levels are the mix before it). Use it to check that "
+      "sound starts where it should and sits at the level meant.",
       {"comp": described(NAME_OR_INDEX, "comp id or name (default: the first comp)"),
        "start": {"type": "number", "minimum": 0, "description": "comp time in seconds (0)"},
        "end": {"type": "number", "minimum": 0,

@@ -1,6 +1,7 @@
 """layout_check: the layout mistakes of a comp (off the canvas, outside title-safe, text that
-overflows its box, is too small or does not stand out from what is behind it), found by
-supervisor/render/layout_check.py on the preview worker and idle render workers."""
+overflows its box, is too small, does not stand out from what is behind it or overlaps other
+text, and stretches where almost nothing shows), found by supervisor/render/layout_check.py
+on the preview worker and idle render workers."""
 
 from __future__ import annotations
 
@@ -13,14 +14,19 @@ from supervisor.render.layout_check import MAX_MOMENTS, check_layout
 
 @tool("layout_check", "Check a comp's layout",
       "Find layout mistakes: returns {findings: [{layer, layerId, time, kind, message}]}, empty "
-      "when the comp is clean. kinds: offCanvas (a layer partly or wholly outside the comp; a "
-      "full-frame background is fine), unsafe (text outside the title-safe area, the middle "
-      "80% by default), overflow (text that does not fit its box), tooSmall (text under 1/36 "
-      "of the frame's shorter side on screen: 30 px at 1080p), lowContrast (text below WCAG's "
-      "4.5:1 against what is drawn behind it, measured on rendered pixels; with ratio). "
-      "Checked at time or times (comp seconds), or by default at each layer's in point, "
-      "midpoint and last frame (where a layer sliding or fading in or out is not held to "
-      "them). Each message says what to change. Example: {\"comp\": \"Main\"}.",
+      "when the comp is clean. kinds: offCanvas (a layer's visible pixels partly or wholly "
+      "outside the comp; a full-frame background, or a glow's transparent edge, is fine), "
+      "unsafe (text outside the title-safe area, the middle 80% by default), overflow (text "
+      "that does not fit its box), tooSmall (text under 1/36 of the frame's shorter side on "
+      "screen: 30 px at 1080p), lowContrast (text below WCAG's 4.5:1 against what is drawn "
+      "behind it, measured on rendered pixels; with ratio), crowded (text overlapping other "
+      "text on screen; with: the other layer's id), emptyFrame (a stretch inside the comp "
+      "where almost nothing shows, such as a gap between scenes; layer null, time to end). "
+      "A comp's scenes are checked too (findings carry scene). Checked at time or times "
+      "(comp seconds: everything shown then, as it is), or by default where each layer has "
+      "settled (the first, middle and last frame of each stretch in which it neither moves "
+      "nor fades; captions and counts while a text shows). Each message says what to "
+      "change. Example: {\"comp\": \"Main\"}.",
       {"comp": {"type": "string", "description": "comp id or name"},
        "time": {"type": "number", "minimum": 0, "description": "one comp time in seconds"},
        "times": {"type": "array", "items": {"type": "number", "minimum": 0},
