@@ -121,7 +121,8 @@ class RenderService:
                             on_item=(lambda item, status, progress: self._item_event(
                                 engine, item, status, progress)) if queued else None,
                             keep_stopped=self.keep_stopped,
-                            check_write=lambda path: engine.check_path(path, "write"))
+                            check_write=lambda path: engine.check_path(path, "write"),
+                            probes=engine.probes)
             self._current = run
             self._mirrored.clear()  # the document's statuses may have changed since
         if not queued:
