@@ -280,9 +280,10 @@ def build_parser() -> Parser:
                        help="also append every line, with its time, to FILE")
 
     info = commands.add_parser(
-        "info", help="list a project's comps, footage and render queue",
+        "info", help="list a project's comps, footage, params and render queue",
         description="List a project's comps (size, frame rate, duration, frame count), its "
-        "footage (missing files marked) and its render queue (each item's comp, output, "
+        "footage (missing files marked), its template params (name, type, default, whether "
+        "required) and its render queue (each item's index for render --item, comp, output, "
         "format and frames), to plan farm tasks. The project is not written.")
     info.add_argument("project", metavar="PROJECT", help="the .rvproj file")
     info.add_argument("--json", action="store_true",
