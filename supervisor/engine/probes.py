@@ -163,6 +163,25 @@ class Probes:
         return self._answer(key, "measure_text", {"content": content, "times": times},
                             "the text could not be measured", cancel)
 
+    def check_output(self, path: str, expected: dict, cancel: Cancel | None = None) -> str | None:
+        """What is wrong with a file a render just wrote (workers/probes/outputs.py), read back
+        on a probe worker: None when it is whole, else a sentence."""
+        try:
+            fd = open_regular(path)
+        except (NotRegularFile, OSError) as error:
+            return f"it cannot be opened again ({error})"
+        try:
+            info = os.fstat(fd)
+            payload = {"file": {"path": path, "name": shown(path),
+                                "identity": [info.st_dev, info.st_ino]},
+                       "expected": expected}
+            found = self._run("check_output", payload, f"reading back {shown(path)}", cancel)
+        except CommandError as error:  # the probe deadline: not known to be whole
+            return str(error)
+        finally:
+            os.close(fd)
+        return found
+
     def _answer(self, key: Any, task: str, payload: dict, subject: str,
                 cancel: Cancel | None, remember: str | None = None):
         with self._lock:

@@ -1,6 +1,7 @@
 """The probe tasks, by name: one per kind of input (workers/probes/). A file's job carries
 `{"file": {path, name, identity}, "limit": bytes}` (a timeline's a `frameRate` too, for an
-EDL); text_metrics' carries a text layer's content and the times to measure it at."""
+EDL); text_metrics' carries a text layer's content and the times to measure it at;
+check_output's a rendered file and what it should hold."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from workers.probes.images import probe_image
 from workers.probes.lottie import probe_lottie
 from workers.probes.luts import probe_lut
 from workers.probes.media import probe_media
+from workers.probes.outputs import check_output
 from workers.probes.projects import probe_project
 from workers.probes.svg import probe_svg
 from workers.probes.text_metrics import measure_text
@@ -25,6 +27,11 @@ FILE_PROBES = {"probe_image": probe_image, "probe_media": probe_media, "probe_sv
 
 TASKS.update({name: (lambda job, probe=probe: probe(job.payload["file"], job.payload["limit"]))
               for name, probe in FILE_PROBES.items()})
+
+
+@task("check_output")
+def check_output_task(job):
+    return check_output(job.payload["file"], job.payload["expected"])
 
 
 @task("measure_text")
