@@ -122,13 +122,21 @@ class OutputFailed:
 
 
 @dataclass(frozen=True)
+class OutputBroken:
+    """Its output, read back, is not whole: a sequence's `frames` (removed, the rest kept),
+    or a video's `problem` (the video removed)."""
+    frames: tuple[int, ...] = ()
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
 class RenderEnded:
     """Every chunk thread has ended: nothing of the item runs any more."""
 
 
 Event = (ChunkCached | Began | FolderRefused | TaskTaken | AttemptStarted | FrameWritten
          | TaskFinished | TaskFailed | Broke | TaskReturned | OutputPlaced | OutputFailed
-         | RenderEnded)
+         | OutputBroken | RenderEnded)
 
 
 # -- actions: what the render must do -----------------------------------------------------------
@@ -194,6 +202,7 @@ class ItemRun:
         # even when another chunk fails the item, so a rerun with skipExisting picks up there.
         self.finished_frames: list[int] = []
         self.reported: set[int] = set()  # frames a worker said it wrote (each is whole)
+        self.broken: set[int] = set()  # frames not whole when read back: never kept
         self._counted: dict[int, int] = {}  # frames counted per task (a retry counts again)
         self._attempt_frames: dict[int, int] = {}
         self.running = 0  # its tasks out on chunk threads
@@ -236,7 +245,7 @@ class ItemRun:
         failing chunk's may be drawn without their footage), a stopped sequence every frame a
         worker reported written or none (keep_stopped), a done one all of them."""
         if self.finished:
-            return list(self.finished_frames)
+            return [number for number in self.finished_frames if number not in self.broken]
         return sorted(self.reported) if self.plan.is_sequence and self.keep_stopped else []
 
     def kept_files(self) -> tuple[str, ...]:
@@ -253,8 +262,10 @@ class ItemRun:
             entry["skipped"] = True
         if self.error and self.status is Status.FAILED:
             entry["error"] = self.error
-        if self.warnings:
-            entry["warnings"] = list(self.warnings)
+        warnings = self.warnings + ([placeholder_warning(self.plan.placeholders)]
+                                    if self.plan.placeholders else [])
+        if warnings:
+            entry["warnings"] = warnings
         kept = self.kept_frames()
         entry["framesWritten"] = len(kept)
         entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
@@ -313,7 +324,11 @@ class ItemRun:
 
     def _task_finished(self, event: TaskFinished) -> list[Action]:
         value = event.value
-        if value.get("missing"):
+        if self.plan.placeholders is not None:
+            # A render allowed to go on without footage: its frames show colour bars there.
+            self.plan.placeholders.extend(path for path in value.get("missing", ())
+                                          if path not in self.plan.placeholders)
+        elif value.get("missing"):
             # Its frames were drawn without that footage: they go with the item's failure.
             return self._fail(f"{self.plan.id} failed: footage could not be read: "
                               f"{', '.join(value['missing'])}; check the files, then render "
@@ -364,6 +379,16 @@ class ItemRun:
         return self._fail(f"{self.plan.id} failed while joining its video segments: "
                           f"{event.problem}.")
 
+    def _output_broken(self, event: OutputBroken) -> list[Action]:
+        if event.frames:
+            self.broken.update(event.frames)
+            return self._fail(f"{self.plan.id} failed: {len(event.frames)} of its frames were "
+                              f"not whole images when read back ({spec_of(event.frames)}), so "
+                              "they were removed and the rest kept; render it again with "
+                              "skipExisting to redo them.")
+        return self._fail(f"{self.plan.id} failed: its output {self.plan.output} was written, "
+                          f"but read back {event.problem}, so it was removed; render it again.")
+
     def _render_ended(self, event: RenderEnded) -> list[Action]:
         actions = self._settle()
         if self.status in (Status.QUEUED, Status.RENDERING):
@@ -406,8 +431,15 @@ _TABLE: dict[type, Callable[[ItemRun, Any], list[Action]]] = {
     TaskReturned: ItemRun._task_returned,
     OutputPlaced: ItemRun._output_placed,
     OutputFailed: ItemRun._output_failed,
+    OutputBroken: ItemRun._output_broken,
     RenderEnded: ItemRun._render_ended,
 }
+
+
+def placeholder_warning(paths: list[str]) -> str:
+    """An item's warning that it was drawn with colour bars in place of missing footage."""
+    return (f"rendered with colour bars in place of missing footage: {', '.join(paths)}; put "
+            "it back and render again for the finished picture")
 
 
 def _span(frames: tuple[int, ...]) -> str:

@@ -12,7 +12,9 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         │     or, first among an item's tasks, its sound: "audio_mix" (render/sound_jobs.py)
         │   a dead worker: release it, retry the task once on a fresh worker (new token)
         └── the item's last task in: join the video's segments and its sound track (stream
-            copy), or put a wav's track in place, and keep the output
+            copy), or put a wav's track in place; read the output back (a video on a probe
+            worker, a sequence's frames by their markers: verified_outputs.py), and keep it
+            only if it is whole
     an item is settled once nothing of it runs (a failed one as its last task returns, the
     rest when the threads end): every recorded file of an item not done is removed, except the
     frames it keeps for a rerun with skipExisting: a failed item's from chunks that finished,
@@ -44,16 +46,18 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from protocol.cancel import Cancel
+from supervisor.engine.probes import Probes
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.item_run import (AttemptStarted, Announce, Began, Broke, ChunkCached,
                                         CountFrame, Event, FolderRefused, FrameWritten, ItemRun,
-                                        LogFailure, OutputFailed, OutputPlaced, PlaceOutput,
-                                        RenderEnded, Retry, Settle, TaskFailed, TaskFinished,
-                                        TaskReturned, TaskTaken)
+                                        LogFailure, OutputBroken, OutputFailed, OutputPlaced,
+                                        PlaceOutput, RenderEnded, Retry, Settle, TaskFailed,
+                                        TaskFinished, TaskReturned, TaskTaken)
 from supervisor.render.leftovers import Leftovers
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
+from supervisor.render.verified_outputs import broken_frames, video_problem
 from supervisor.render.sound_jobs import SOUND, place_output, sound_payload
 from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
 from workers.exporter.output_folders import OutputFolder, folder_to_hold
@@ -76,8 +80,12 @@ class RenderRun:
                  on_item: Callable[[str, str, float], None] | None = None,
                  kind: str = "render", cancel: Cancel | None = None,
                  keep_stopped: bool = False,
-                 check_write: Callable[[str], object] | None = None) -> None:
+                 check_write: Callable[[str], object] | None = None,
+                 probes: Probes | None = None) -> None:
         self.pool = pool
+        # Where a finished video is read back before its item is done (verified_outputs.py);
+        # None: this process's own probe pool.
+        self.probes = probes or Probes()
         # The session's write rule, asked again of each output folder as it is opened: the
         # plan checked the name, this checks the folder the render holds (raises to refuse).
         self.check_write = check_write
@@ -245,6 +253,18 @@ class RenderRun:
                 place_output(plan, segments, files.opened, remove_segments=files.cache is None)
             except (JoinError, OSError, ValueError) as error:
                 self._feed(item, OutputFailed(str(error)))
+                return
+        # Read back before it is kept (verified_outputs.py): a sequence's frames by their
+        # markers, a video on a probe worker.
+        if plan.is_sequence:
+            broken = broken_frames(plan, plan.frames)
+            if broken:
+                self._feed(item, OutputBroken(frames=tuple(sorted(broken))))
+                return
+        else:
+            problem = video_problem(plan, self.probes)
+            if problem is not None:
+                self._feed(item, OutputBroken(problem=problem))
                 return
         with self._lock:
             # Segments the cache could not take are still this render's temporaries.
@@ -416,7 +436,7 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> d
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent,
             "startNumber": plan.start_number, "display": plan.display, "view": plan.view,
-            "colorTags": plan.color_tags}
+            "colorTags": plan.color_tags, "placeholders": plan.placeholders is not None}
 
 
 def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:

@@ -7,9 +7,9 @@ import pytest
 
 from supervisor.render.item_run import (AttemptStarted, Announce, Began, Broke, ChunkCached,
                                         CountFrame, FolderRefused, FrameWritten, ItemRun,
-                                        LogFailure, OutputFailed, OutputPlaced, PlaceOutput,
-                                        RenderEnded, Retry, Settle, Status, TaskFailed,
-                                        TaskFinished, TaskReturned, TaskTaken)
+                                        LogFailure, OutputBroken, OutputFailed, OutputPlaced,
+                                        PlaceOutput, RenderEnded, Retry, Settle, Status,
+                                        TaskFailed, TaskFinished, TaskReturned, TaskTaken)
 from supervisor.render.plan import ItemPlan
 from supervisor.render.sound_jobs import SOUND
 from workers.exporter import Chunk
@@ -319,3 +319,24 @@ def test_progress_only_grows_however_frames_come(clock):
         fractions += [action.fraction for action in of(Announce, made.handle(event))]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     assert made.written == 6
+
+
+def test_a_sequence_whose_frames_read_back_broken_keeps_the_rest_and_fails(clock):
+    made = rendering(clock)
+    run_task(made, 0, FIRST)
+    made.handle(TaskTaken())
+    made.handle(TaskFinished(1, SECOND, {}))
+    assert of(LogFailure, made.handle(OutputBroken(frames=(4,))))
+    assert made.status is Status.FAILED and "(4)" in made.error
+    assert made.handle(TaskReturned()) == [Settle(False, tuple(
+        f"/out/Main_{number:05d}.png" for number in (0, 1, 2, 3, 5)))]
+    assert made.report()["failedFrames"] == "4"
+
+
+def test_a_video_that_reads_back_broken_fails_and_keeps_nothing(clock):
+    made = rendering(clock, fmt="h264", output="/out/Main.mp4")
+    run_task(made, 0, FIRST)
+    run_task(made, 1, SECOND)
+    made.handle(OutputBroken(problem="with no video stream"))
+    assert "read back with no video stream" in made.error
+    assert made.handle(RenderEnded()) == [Settle(False, ())]
