@@ -21,7 +21,7 @@ class Channel:
         self._reader = frames.FrameReader()
         self._pending: list[dict] = []
 
-    def send(self, frame: dict) -> None:
+    def send(self, frame: frames.Frame) -> None:
         data = frames.encode(frame)
         with self._lock:
             self._sock.sendall(data)
@@ -32,7 +32,7 @@ class Channel:
         with self._lock:
             self._sock.sendall(data)
 
-    def receive(self) -> dict | None:
+    def receive(self) -> frames.Frame | None:
         """The next frame, or None when the supervisor closed its end."""
         while not self._pending:
             data = self._sock.recv(1 << 20)
@@ -41,8 +41,8 @@ class Channel:
             self._pending.extend(self._reader.feed(data))
         return self._pending.pop(0)
 
-    def take_waiting(self, kind: str) -> list[dict] | None:
-        """Frames of `kind` that have arrived, read without waiting (other frames stay for
+    def take_waiting(self, kind: type) -> list[frames.Frame] | None:
+        """Frames of the class `kind` that have arrived, read without waiting (other frames stay for
         `receive`); None when the supervisor closed its end."""
         while True:
             try:
@@ -52,9 +52,9 @@ class Channel:
             if not data:
                 return None
             self._pending.extend(self._reader.feed(data))
-        taken = [frame for frame in self._pending if frame["kind"] == kind]
+        taken = [frame for frame in self._pending if isinstance(frame, kind)]
         if taken:
-            self._pending = [frame for frame in self._pending if frame["kind"] != kind]
+            self._pending = [frame for frame in self._pending if not isinstance(frame, kind)]
         return taken
 
     def fileno(self) -> int:

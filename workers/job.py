@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from protocol.cancel import Cancel
-from protocol.wire.frames import PROGRESS
+from protocol.wire.frames import CommandStarted, Progress
 from workers.channel import Channel
 
 
@@ -53,7 +53,12 @@ class Job:
         self.cancel = ListeningCancel(self.listen)
 
     def progress(self, data: Any) -> None:
-        self.channel.send({"kind": PROGRESS, "id": self.id, "data": data})
+        self.channel.send(Progress(self.id, data))
+
+    def command_started(self, pid: int) -> None:
+        """Name the command this job started in a session of its own, so the supervisor can
+        end its group even if this worker dies first."""
+        self.channel.send(CommandStarted(self.id, pid))
 
     def cancel_fd(self) -> int:
         """Readable when a frame (a cancel) has come for the running job: wait on it beside

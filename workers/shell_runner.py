@@ -50,7 +50,7 @@ def run_shell(job):
     finally:
         for fd in pass_fds:
             os.close(fd)
-    job.progress({"pid": process.pid})
+    job.command_started(process.pid)
 
     def terminate_group() -> None:
         # Sandboxed, the command's group is led by the sandbox's pid 1 (which ignores SIGTERM

@@ -13,6 +13,14 @@ from protocol.wire.frames import TASK_ERROR
 
 TASKS: dict[str, Callable] = {}
 
+# Every module that registers tasks: the worker loop imports them all (workers/worker_main.py),
+# and the supervisor's forkserver preloads them (supervisor/runtime/pool.py's WORKER_MODULES),
+# never the supervisor's own threads. The one list: a module of tasks left off it is a test
+# failure (tests/runtime/test_worker_modules.py).
+TASK_MODULES = ("workers.shell_runner", "workers.render_tasks", "workers.chunk_task",
+                "workers.audio_task", "workers.layout_checks", "workers.expression_tasks",
+                "workers.interchange.tasks", "workers.probes.tasks", "workers.estimate_task")
+
 
 class TaskError(Exception):
     """A task failed in a way the caller can act on; the message is the report, and `type`

@@ -32,7 +32,7 @@ from protocol.wire import frames
 from protocol.wire.frames import FrameError
 from workers.channel import Channel
 from workers.job import Job
-from workers.tasks import TASKS, TaskError
+from workers.tasks import TASK_MODULES, TASKS, TaskError
 
 # How often a running job says it is alive. The supervisor's wedge deadline is several of these,
 # so one late beat on a loaded machine is never taken for a wedge.
@@ -70,11 +70,11 @@ class FrameLogHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         try:
-            self.channel.send({"kind": frames.LOG, "record": {
+            self.channel.send(frames.Log({
                 "name": record.name, "levelno": record.levelno, "levelname": record.levelname,
                 "msg": record.getMessage(), "args": None, "created": record.created,
                 "process": record.process, "processName": record.processName,
-                "threadName": record.threadName}})
+                "threadName": record.threadName}))
         except Exception:  # a log line must never take a job down
             pass
 
@@ -129,7 +129,7 @@ def _serve(sock: socket.socket, kind: str, preload: tuple[str, ...],
     if kind == "shell":
         become_subreaper()
     state = WorkerState(channel)
-    channel.send({"kind": frames.READY, "pid": os.getpid()})
+    channel.send(frames.Ready(os.getpid()))
     while True:
         job = _read_until_job(state)
         if job is None:
@@ -149,8 +149,8 @@ def _read_until_job(state: WorkerState) -> Job | None:
         frame = state.channel.receive()
         if frame is None:
             return None
-        if frame["kind"] == frames.JOB:
-            job = Job(frame["id"], frame["task"], frame.get("payload"), state.channel,
+        if isinstance(frame, frames.Job):
+            job = Job(frame.id, frame.task, frame.payload, state.channel,
                       listen=lambda: _listen(state))
             state.current[job.id] = job
             return job
@@ -161,13 +161,13 @@ def _listen(state: WorkerState) -> None:
     """Cancel the running jobs whose cancel frames have come (the job's own scope calls this,
     in the job's thread: workers/job.py)."""
     try:
-        cancels = state.channel.take_waiting(frames.CANCEL)
+        cancels = state.channel.take_waiting(frames.CancelJob)
     except (OSError, FrameError):
         cancels = None
     if cancels is None:
         os._exit(0)  # the supervisor closed its end, or broke it: nobody is left to answer
     for frame in cancels:
-        job = state.current.get(frame["id"])
+        job = state.current.get(frame.id)
         if job is not None:
             job.cancel.cancel()
 
@@ -180,19 +180,19 @@ def _run(job: Job, state: WorkerState) -> None:
         if function is None:
             raise TaskError(f"this worker has no task named {job.task!r}")
         value = function(job)
-        reply = frames.result(job.id, value)
+        reply = frames.Result(job.id, value)
     except Cancelled:
-        reply = frames.error(job.id, frames.CANCELLED, "the job was cancelled")
+        reply = frames.JobError(job.id, frames.CANCELLED, "the job was cancelled")
     except TaskError as exc:
-        reply = frames.error(job.id, exc.type, str(exc))
+        reply = frames.JobError(job.id, exc.type, str(exc))
     except MemoryError:
         # Whatever the job held is freed by now (the exception unwound it), so the reply can
         # still be built; the supervisor names the limit and replaces this worker.
-        reply = frames.error(job.id, frames.OUT_OF_MEMORY,
+        reply = frames.JobError(job.id, frames.OUT_OF_MEMORY,
                              f"the {job.task} task ran out of memory")
     except Exception as exc:
         logging.getLogger("rendervisor.worker").exception("task %s failed", job.task)
-        reply = frames.error(job.id, frames.INTERNAL_ERROR,
+        reply = frames.JobError(job.id, frames.INTERNAL_ERROR,
                              f"the {job.task} task failed inside the worker: "
                              f"{type(exc).__name__}: {exc}")
     finally:
@@ -201,10 +201,10 @@ def _run(job: Job, state: WorkerState) -> None:
     try:
         channel.send(reply)
     except FrameError as exc:  # a result too large or not msgpack-able: say so instead
-        channel.send(frames.error(job.id, frames.INTERNAL_ERROR,
+        channel.send(frames.JobError(job.id, frames.INTERNAL_ERROR,
                                   f"the {job.task} task's result could not be sent: {exc}"))
     except MemoryError:  # packing the result needed a copy of it past the limit
-        channel.send(frames.error(job.id, frames.OUT_OF_MEMORY,
+        channel.send(frames.JobError(job.id, frames.OUT_OF_MEMORY,
                                   f"the {job.task} task's result did not fit in memory"))
 
 
@@ -234,13 +234,7 @@ class Heart:
             if job_id is None:
                 continue
             try:
-                self._channel.send({"kind": frames.HEARTBEAT, "id": job_id})
+                self._channel.send(frames.Heartbeat(job_id))
             except OSError:
                 return
 
-
-# Modules whose tasks every worker can run. Imported inside the worker (and preloaded by the
-# forkserver), never by the supervisor's own threads.
-TASK_MODULES = ("workers.shell_runner", "workers.render_tasks", "workers.chunk_task",
-                "workers.audio_task", "workers.expression_tasks", "workers.interchange.tasks",
-                "workers.probes.tasks")

@@ -1,30 +1,43 @@
-"""The wire between the supervisor and one worker: length-delimited msgpack frames.
+"""The wire between the supervisor and one worker: length-delimited msgpack frames, each a small
+typed class.
 
 Each worker has its own socket pair, one writer per direction; nothing here is shared between
 workers, so a bad frame is an error on that worker's channel only. A frame is a 4-byte
-big-endian length, then a msgpack map whose "kind" says what it is:
+big-endian length, then a msgpack map whose "kind" says which class it is:
 
   supervisor → worker
-    job        {"id", "task", "payload"}   run a task; the worker runs one job at a time
-    cancel     {"id"}                      stop that job at its next safe point
+    Job             job        {id, task, payload}   run a task; one job at a time
+    CancelJob       cancel     {id}                  stop that job at its next safe point
   worker → supervisor
-    ready      {"pid"}                     the worker is up and waiting for jobs
-    progress   {"id", "data"}              task-defined progress (frames done, output lines)
-    heartbeat  {"id"}                      the job is alive; absence past the deadline = wedged
-    log        {"record"}                  a logging record's dict, for logging.makeLogRecord
-    result     {"id", "value"}             the job finished
-    error      {"id", "message", "type"}   the job failed; message is a sentence for a person,
-                                           type one of ERROR_TYPES, which says what the
-                                           supervisor does next (below)
+    Ready           ready      {pid}                 the worker is up and waiting for jobs
+    Progress        progress   {id, data}            task-defined progress (a frame written,
+                                                     a shell's output)
+    CommandStarted  started    {id, pid}             a shell's command started; it leads a
+                                                     session of its own, whose group the
+                                                     supervisor kills even if the worker dies
+    Heartbeat       heartbeat  {id}                  the job is alive; absence past the
+                                                     deadline = wedged
+    Log             log        {record}              a logging record's dict, for
+                                                     logging.makeLogRecord
+    Result          result     {id, value}           the job finished
+    JobError        error      {id, type, message}   the job failed; message is a sentence
+                                                     for a person, type one of ERROR_TYPES,
+                                                     which says what the supervisor does next
 
-Sans-IO: `encode` makes bytes, `FrameReader.feed` takes bytes and returns whole frames. Both
-enforce MAX_FRAME, so an oversized or garbage frame is a `FrameError`, never a hang or a
-memory blow-up.
+The classes are the one list of kinds: `FRAMES` is built from them, and a frame's fields and
+their types are the class's. Sans-IO: `encode` makes bytes, `FrameReader.feed` takes bytes and
+returns typed frames. Both enforce MAX_FRAME, so an oversized or garbage frame is a
+`FrameError`, never a hang or a memory blow-up; a map that decodes but lacks a field, or carries
+one of the wrong type, fails the same way.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import struct
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Union
 
 import msgpack
 
@@ -32,12 +45,6 @@ import msgpack
 # garbage cannot make the supervisor allocate gigabytes.
 MAX_FRAME = 256 * 1024 * 1024
 HEADER = struct.Struct(">I")
-
-# The frame kinds, by name: code says JOB, not "job", so a misspelt kind is a NameError.
-JOB, CANCEL = "job", "cancel"
-READY, PROGRESS, HEARTBEAT, LOG, RESULT, ERROR = (
-    "ready", "progress", "heartbeat", "log", "result", "error")
-KINDS = frozenset({JOB, CANCEL, READY, PROGRESS, HEARTBEAT, LOG, RESULT, ERROR})
 
 # An error frame's type: what failed, and so what the supervisor does next.
 TASK_ERROR = "task"  # the job's input was bad; the message is for a person; the worker is fine
@@ -55,15 +62,9 @@ SANDBOX_FAILED = "sandbox-failed"
 ERROR_TYPES = frozenset({TASK_ERROR, CANCELLED, INTERNAL_ERROR, OUT_OF_MEMORY, SNAPSHOT_MISSING,
                          SANDBOX_FAILED})
 
-
-# The fields each kind must carry. A frame that decodes but lacks them is as unusable as garbage,
-# and must fail the same way (a log record that is not a map would otherwise raise inside the
-# supervisor's logging, leaving the worker in the pool with a half-read pipe).
-FIELDS: dict[str, dict[str, type]] = {
-    "job": {"id": int, "task": str}, "cancel": {"id": int}, "ready": {"pid": int},
-    "progress": {"id": int}, "heartbeat": {"id": int}, "log": {"record": dict},
-    "result": {"id": int}, "error": {"id": int, "message": str},
-}
+# What a log frame's record must hold for logging.makeLogRecord: a record that is not such a
+# map would otherwise raise inside the supervisor's logging, leaving the worker in the pool
+# with a half-read pipe.
 LOG_RECORD: dict[str, type] = {"name": str, "levelno": int, "msg": str}
 
 
@@ -71,47 +72,123 @@ class FrameError(Exception):
     """The channel carried something that is not a valid frame; the channel is unusable."""
 
 
-def job(job_id: int, task: str, payload) -> dict:
-    return {"kind": JOB, "id": job_id, "task": task, "payload": payload}
+# -- the frames ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Job:
+    id: int
+    task: str
+    payload: Any = None
+    KIND: ClassVar[str] = "job"
 
 
-def cancel(job_id: int) -> dict:
-    return {"kind": CANCEL, "id": job_id}
+@dataclass(frozen=True)
+class CancelJob:
+    id: int
+    KIND: ClassVar[str] = "cancel"
 
 
-def result(job_id: int, value) -> dict:
-    return {"kind": RESULT, "id": job_id, "value": value}
+@dataclass(frozen=True)
+class Ready:
+    pid: int
+    KIND: ClassVar[str] = "ready"
 
 
-def error(job_id: int, type: str, message: str) -> dict:
-    """A failed job's answer; `type` is one of ERROR_TYPES."""
-    return {"kind": ERROR, "id": job_id, "type": type, "message": message}
+@dataclass(frozen=True)
+class Progress:
+    id: int
+    data: Any = None
+    KIND: ClassVar[str] = "progress"
 
 
-def encode(frame: dict) -> bytes:
-    body = msgpack.packb(frame, use_bin_type=True)
-    if len(body) > MAX_FRAME:
-        raise FrameError(f"a {frame.get('kind')} frame of {len(body)} bytes is over the "
+@dataclass(frozen=True)
+class CommandStarted:
+    id: int
+    pid: int
+    KIND: ClassVar[str] = "started"
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    id: int
+    KIND: ClassVar[str] = "heartbeat"
+
+
+@dataclass(frozen=True)
+class Log:
+    record: dict
+    KIND: ClassVar[str] = "log"
+
+
+@dataclass(frozen=True)
+class Result:
+    id: int
+    value: Any = None
+    KIND: ClassVar[str] = "result"
+
+
+@dataclass(frozen=True)
+class JobError:
+    id: int
+    type: str
+    message: str
+    KIND: ClassVar[str] = "error"
+
+
+Frame = Union[Job, CancelJob, Ready, Progress, CommandStarted, Heartbeat, Log, Result, JobError]
+# Every frame class by its kind: the one list (a misspelt kind is an AttributeError in code,
+# and a FrameError on the wire).
+FRAMES: dict[str, type] = {cls.KIND: cls for cls in typing.get_args(Frame)}
+# The frames that answer a job: after one of these, the job is over.
+ANSWERS = (Result, JobError)
+
+
+def _checked_fields(cls: type) -> dict[str, tuple[type, bool]]:
+    """name -> (type to check, required) for a frame class's fields; Any is not checked."""
+    hints = typing.get_type_hints(cls)
+    return {field.name: (hints[field.name], field.default is dataclasses.MISSING)
+            for field in dataclasses.fields(cls)}
+
+
+_FIELDS = {kind: _checked_fields(cls) for kind, cls in FRAMES.items()}
+
+
+def encode(frame: Frame) -> bytes:
+    body = {"kind": frame.KIND}
+    for name in _FIELDS[frame.KIND]:
+        body[name] = getattr(frame, name)
+    packed = msgpack.packb(body, use_bin_type=True)
+    if len(packed) > MAX_FRAME:
+        raise FrameError(f"a {frame.KIND} frame of {len(packed)} bytes is over the "
                          f"{MAX_FRAME}-byte limit")
-    return HEADER.pack(len(body)) + body
+    return HEADER.pack(len(packed)) + packed
 
 
-def decode_body(body: bytes) -> dict:
+def decode_body(body: bytes) -> Frame:
     try:
-        frame = msgpack.unpackb(body, raw=False, strict_map_key=False)
+        data = msgpack.unpackb(body, raw=False, strict_map_key=False)
     except Exception as exc:  # msgpack raises several unrelated types for bad input
         raise FrameError(f"a frame could not be decoded ({type(exc).__name__}: {exc})") from None
-    if not isinstance(frame, dict) or frame.get("kind") not in KINDS:
+    if not isinstance(data, dict) or data.get("kind") not in FRAMES:
         raise FrameError("a frame is not a map with a known \"kind\"")
-    for name, kind in FIELDS[frame["kind"]].items():
-        if not isinstance(frame.get(name), kind):
-            raise FrameError(f"a {frame['kind']} frame lacks a {kind.__name__} {name!r}")
-    if frame["kind"] == LOG:
-        record = frame["record"]
-        if not all(isinstance(record.get(name), kind) for name, kind in LOG_RECORD.items()) \
+    kind = data["kind"]
+    values = {}
+    for name, (kind_of, required) in _FIELDS[kind].items():
+        if name not in data:
+            if required:
+                raise FrameError(f"a {kind} frame lacks {name!r}")
+            continue
+        value = data[name]
+        if kind_of is not Any and (not isinstance(value, kind_of)
+                                   or (kind_of is int and isinstance(value, bool))):
+            raise FrameError(f"a {kind} frame's {name!r} is not a {kind_of.__name__}")
+        values[name] = value
+    if kind == Log.KIND:
+        record = values["record"]
+        if not all(isinstance(record.get(name), of) for name, of in LOG_RECORD.items()) \
                 or not all(isinstance(name, str) for name in record):
             raise FrameError("a log frame's record lacks a str name, an int levelno or a str msg")
-    return frame
+    return FRAMES[kind](**values)
 
 
 class FrameReader:
@@ -120,7 +197,7 @@ class FrameReader:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
-    def feed(self, data: bytes) -> list[dict]:
+    def feed(self, data: bytes) -> list[Frame]:
         self._buffer += data
         frames = []
         while len(self._buffer) >= HEADER.size:

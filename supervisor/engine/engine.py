@@ -53,10 +53,10 @@ from protocol.model.numbers import written_index
 from supervisor.engine.commands.registry import COMMANDS, check_params
 from supervisor.errors import CommandError
 from supervisor.work import Work
-from supervisor.engine.commands.render import available as render_available
 from supervisor.engine.footage_reads import check_document
 from supervisor.engine.font_files import check_font_files
 from supervisor.engine.probes import Probes
+from supervisor.engine.renderer import Renderer
 from supervisor.engine.lut_files import check_lut_files
 from supervisor.engine.color_settings import check_config_file
 
@@ -106,10 +106,9 @@ class Engine:
         # of two engines (two projects a watch node renders one after another) are equal.
         self.identity = secrets.token_hex(8)
         self.project_path: str | None = None
-        # Set by the session that owns rendering; None means renders are refused.
-        # Methods: render, stop, save_frame_as, pre_render, create_proxy, each
-        # (engine, params, work) -> a JSON dict, `work` the caller's Work (or None).
-        self.render_service: Any = None
+        # The session's renderer (supervisor/engine/renderer.py), set by the session that owns
+        # rendering; None means renders are refused.
+        self._renderer: Renderer | None = None
         # Set by a confined session: path_guard(path, mode) with mode "read" or "write" raises
         # an exception whose message says which root rule failed. None: nothing is confined.
         self.path_guard: Any = path_guard
@@ -123,6 +122,18 @@ class Engine:
             self.run("project.open", {"path": project_path})
 
     # -- running commands ----------------------------------------------------------------------
+
+    @property
+    def render_service(self) -> Renderer | None:
+        """The session's renderer: what the render commands are carried out by."""
+        return self._renderer
+
+    @render_service.setter
+    def render_service(self, renderer: Renderer | None) -> None:
+        if renderer is not None and not isinstance(renderer, Renderer):
+            raise TypeError(f"the engine renders through a Renderer "
+                            f"(supervisor/engine/renderer.py), not {type(renderer).__name__}")
+        self._renderer = renderer
 
     @property
     def revision(self) -> int:
@@ -360,7 +371,7 @@ class Engine:
         if needle:  # commands whose id matches come before those that only mention it
             ordered.sort(key=lambda cmd: needle not in cmd.id.lower())
         for cmd in ordered:
-            enabled = cmd.kind != "render" or render_available(self, cmd.id)
+            enabled = cmd.kind != "render" or self.render_service is not None
             if enabled_only and not enabled:
                 continue
             if needle and needle not in f"{cmd.id} {cmd.title} {cmd.description}".lower():
@@ -372,9 +383,7 @@ class Engine:
                      "params": cmd.param_list(), "mutates": cmd.mutates,
                      "enabled": enabled}
             if not enabled:
-                entry["disabledReason"] = ("rendering is not available in this session"
-                                           if self.render_service is None else
-                                           "this session's renderer cannot do it yet")
+                entry["disabledReason"] = "rendering is not available in this session"
             if schemas:
                 entry["schema"] = cmd.schema()
             entries.append(entry)

@@ -48,6 +48,5 @@ class Session:
 
     def close(self) -> None:
         """Stop what the session runs in the background (a wait:false render)."""
-        service = getattr(self.engine, "render_service", None)
-        if service is not None and hasattr(service, "close"):
-            service.close()
+        if self.engine.render_service is not None:
+            self.engine.render_service.close()

@@ -19,6 +19,7 @@ import copy
 import os
 import re
 
+from protocol.cancel import Cancel
 from protocol.model.document import allocate_id
 from protocol.model.timeline_formats import TIMELINE_FORMATS, timeline_format_for
 from protocol.model.timeline_layers import Run, graphics_runs, nested_comps
@@ -106,7 +107,17 @@ def _job(service, work: Work | None, task: str, payload: dict, snapshot_id: str 
          document: dict | None = None) -> dict:
     """Run `task` on the preview worker (with the snapshot, when given); its result."""
     cancel = work.cancel.child() if work is not None else None
-    pool = service.pool
+    try:
+        return _on_preview_worker(service.pool, work, task, payload, snapshot_id, document,
+                                  cancel)
+    finally:
+        if cancel is not None:
+            cancel.close()  # or the caller's scope keeps it for as long as it lives
+
+
+def _on_preview_worker(pool, work: Work | None, task: str, payload: dict,
+                       snapshot_id: str | None, document: dict | None,
+                       cancel: Cancel | None) -> dict:
     worker = pool.acquire(WORKER, cancel)
     try:
         if snapshot_id is None:

@@ -84,7 +84,7 @@ class RenderJob:
         if self.report is not None:
             items = self.report["items"]
         else:
-            items = [{"item": item.plan.id, "status": item.status, "output": item.plan.output,
+            items = [{"item": item.plan.id, "status": str(item.status), "output": item.plan.output,
                       **({"error": item.error} if item.error and item.status == "failed"
                          else {})}
                      for item in run.items]

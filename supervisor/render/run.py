@@ -27,6 +27,10 @@ Every file of an item is created, renamed and removed through its held folder, h
 workers (which hold the same folder again by its identity, and refuse to write if its name
 now reaches another): a link swapped in for the folder mid-render redirects nothing.
 
+What happens to each item is decided by its lifecycle, supervisor/render/item_run.py (a state
+machine with no I/O: events in, actions out); this module moves the files and the workers and
+feeds it what happened.
+
 Every chunk job shares the run's one cancel scope: `stop()` wakes every wait at once, each
 worker stops at its next frame (or is killed after the teardown grace), and the threads end.
 Files are recorded here, before dispatch, because a killed worker's own record dies with it.
@@ -38,130 +42,36 @@ import logging
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Callable
 
 from protocol.cancel import Cancel
-from protocol.wire.frames import OUT_OF_MEMORY
-from protocol.model.frame_spec import spec_of
 from supervisor.engine.probes import Probes
 from supervisor.runtime.pool import JobFailed, Pool, Worker
+from supervisor.render.item_run import (AttemptStarted, Announce, Began, Broke, ChunkCached,
+                                        CountFrame, Event, FolderRefused, FrameWritten, ItemRun,
+                                        LogFailure, OutputBroken, OutputFailed, OutputPlaced,
+                                        PlaceOutput, RenderEnded, Retry, Settle, TaskFailed,
+                                        TaskFinished, TaskReturned, TaskTaken)
 from supervisor.render.leftovers import Leftovers
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.render.verified_outputs import broken_frames, video_problem
-from supervisor.render.sound_jobs import SOUND, place_output, sound_payload, sound_warnings
-from supervisor.runtime.worker_memory import LIMIT_SETTING
+from supervisor.render.sound_jobs import SOUND, place_output, sound_payload
 from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
 from workers.exporter.output_folders import OutputFolder, folder_to_hold
 
 log = logging.getLogger("rendervisor.render")
 
-# Failures after which a chunk is worth running again on a fresh worker: the worker, not the
-# chunk, is what broke. Retried once only: a chunk that kills two workers will kill a third.
-RETRYABLE = ("died", "wedged")
 
-
-class ItemRun:
-    """One item's state during the render."""
-
-    def __init__(self, plan: ItemPlan, cache: SegmentCache | None = None,
-                 keep_stopped: bool = False) -> None:
-        self.plan = plan
-        self.keep_stopped = keep_stopped  # a stopped sequence keeps its reported frames
-        self.opened = OpenedFiles()
-        self.folder: OutputFolder | None = None  # held from its first task until settled
-        self.running = 0  # its tasks out on workers
-        self.settled = False
-        self.cache = cache  # a video's finished segments (segment_cache.py)
-        self.segments: dict[int, str | None] = {}
-        self.chunks_done = 0
-        self.sound_done = plan.sound is None
-        self.warnings: list[str] = []
-        self.written = 0
-        self.counted: dict[int, int] = {}  # frames counted per chunk (a retry counts again)
-        self.attempt_frames: dict[int, int] = {}
-        # Chunks whose every frame was drawn right (no footage missing): their frames stay
-        # even when another chunk fails the item, so a rerun with skipExisting picks up there.
-        self.finished_chunks: list[Chunk] = []
-        self.reported: set[int] = set()  # frames a worker said it wrote (each is whole)
-        self.broken: set[int] = set()  # frames not whole when read back: never kept
-        self.skipped_frames = 0
-        self.cached_frames: set[int] = set()  # a resumed video's, from its segment cache
-        self.started = False
-        self.started_at: float | None = None  # time.monotonic() of its first chunk
-        self.seconds = 0.0
-        self.status = "queued"
-        self.error: str | None = plan.error
-        self.failure: JobFailed | None = None  # what failed the chunk that failed the item
-        if plan.error:
-            self.status = "failed"
-        elif not plan.chunks and plan.sound is None:
-            self.status = "done"  # nothing to write: every frame exists, or skipped whole
-
-    @property
-    def finished(self) -> bool:
-        return self.status in ("done", "failed")
-
-    def chunks_to_render(self) -> list[tuple[int, Chunk]]:
-        """The item's chunks, less those a resumed video has in its cache already (taken as
-        done, their frames counted as skipped)."""
-        todo = []
-        for index, chunk in enumerate(self.plan.chunks):
-            if self.plan.resume and self.cache is not None and self.cache.has(chunk):
-                self.segments[index] = self.cache.path(chunk)
-                self.chunks_done += 1
-                self.skipped_frames += len(chunk.frames)
-                self.cached_frames.update(chunk.frames)
-            else:
-                todo.append((index, chunk))
-        return todo
-
-    @property
-    def label(self) -> str:
-        """The item and its comp, as progress names them (once, when they are one name)."""
-        name = self.plan.comp["name"]
-        return self.plan.id if self.plan.id == name else f"{self.plan.id} ({name})"
-
-    def kept_frames(self) -> list[int]:
-        """The frames an item keeps: a failed one those of its chunks that finished (a
-        failing chunk's may be drawn without their footage), a stopped sequence every frame a
-        worker reported written or none (keep_stopped), a done one all of them."""
-        if self.finished:
-            return [number for chunk in self.finished_chunks for number in chunk.frames
-                    if number not in self.broken]
-        return sorted(self.reported) if self.plan.is_sequence and self.keep_stopped else []
-
-    def kept_files(self) -> list[str]:
-        """The frames of a sequence item that did not complete kept for a rerun."""
-        if not self.plan.is_sequence:
-            return []
-        return [self.plan.frame_file(number) for number in self.kept_frames()]
-
-    def report(self) -> dict:
-        """The item's entry in the render's report: what it wrote, what it found written
-        already, the frames to render again (failed: a frame spec), and the seconds it took."""
-        entry = {"item": self.plan.id, "status": self.status, "output": self.plan.output}
-        if self.plan.skipped:
-            entry["skipped"] = True
-        if self.error and self.status == "failed":
-            entry["error"] = self.error
-        warnings = self.warnings + ([placeholder_warning(self.plan.placeholders)]
-                                    if self.plan.placeholders else [])
-        if warnings:
-            entry["warnings"] = warnings
-        kept = self.kept_frames()
-        entry["framesWritten"] = len(kept)
-        entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
-        entry["failedFrames"] = spec_of(set(self.plan.frames) - set(kept) - self.cached_frames) \
-            if self.status == "failed" else None
-        entry["seconds"] = round(self.seconds, 3)
-        return entry
-
-    def tasks(self) -> list[tuple[int, object]]:
-        """(index, what to run): the sound first, so it mixes while the chunks draw."""
-        sound = [(SOUND, self.plan.sound)] if self.plan.sound is not None else []
-        return sound + self.chunks_to_render()
+@dataclass
+class ItemFiles:
+    """What an item has on disk during the render: the files recorded for it, its folder
+    (held from its first task until it is settled), a video's segment cache."""
+    opened: OpenedFiles = field(default_factory=OpenedFiles)
+    folder: OutputFolder | None = None
+    cache: SegmentCache | None = None
 
 
 class RenderRun:
@@ -195,10 +105,12 @@ class RenderRun:
                 contents[id(drawn)] = content_key(drawn)
             return SegmentCache(plan, contents[id(drawn)])
 
-        self.items = [ItemRun(plan, cache_for(plan), keep_stopped) for plan in plans]
+        self.items = [ItemRun(plan, clock=time.monotonic, keep_stopped=keep_stopped)
+                      for plan in plans]
+        self._files = {item: ItemFiles(cache=cache_for(item.plan)) for item in self.items}
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
-            for index, chunk in item.tasks())
+            for index, chunk in self._tasks(item))
         # Frames drawn: a wav draws none (its progress is its item's status).
         self.total = sum(len(chunk.frames) for _item, index, chunk in self._queue
                          if index != SOUND)
@@ -214,6 +126,19 @@ class RenderRun:
         self._progress_lock = threading.Lock()
         self._reported = -1  # the last count passed to on_progress
         self.cancel.on_cancel(self._drop_queue)
+
+    def _tasks(self, item: ItemRun) -> list[tuple[int, object]]:
+        """(index, what to run): the sound first, so it mixes while the chunks draw; then the
+        chunks, less those a resumed video has in its segment cache (done already)."""
+        tasks: list[tuple[int, object]] = [(SOUND, item.plan.sound)] \
+            if item.plan.sound is not None else []
+        cache = self._files[item].cache
+        for index, chunk in enumerate(item.plan.chunks):
+            if item.plan.resume and cache is not None and cache.has(chunk):
+                item.handle(ChunkCached(index, tuple(chunk.frames), cache.path(chunk)))
+            else:
+                tasks.append((index, chunk))
+        return tasks
 
     @property
     def item_ids(self) -> list[str]:
@@ -243,29 +168,22 @@ class RenderRun:
                        for number in range(min(self.pool.capacity(self.kind) or 1,
                                                len(self._queue)))]
             for item in self.items:  # a resumed video with every segment cached
-                if not item.finished and item.chunks_done == len(item.plan.chunks) and \
-                        item.sound_done:
+                if not item.finished and item.complete:
                     with self._lock:
-                        started = self._start(item)
-                    if started:
-                        self._finish(item)
+                        began = self._start(item)
+                    if began:
+                        self._place_output(item)
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             for item in self.items:
-                self._settle(item)
-                if not item.finished:
-                    item.status = "stopped"
-                    self._on_item(item.plan.id, "stopped", self._fraction(item))
+                self._feed(item, RenderEnded())
             if not self.stopped:
                 # Progress ends at its total, also when an item failed or nothing was left
                 # to write: a client's bar that stops at 47/48 reads as a render that hung.
                 self._report_progress(self.total, f"finished: {self.written} of {self.total} "
                                                   "frames written")
-            for item in self.items:
-                if item.started_at is not None and not item.seconds:
-                    item.seconds = time.monotonic() - item.started_at
             items = [item.report() for item in self.items]
             self.report = {"completed": sum(entry["status"] == "done" for entry in items),
                            "failed": sum(entry["status"] == "failed" for entry in items),
@@ -274,6 +192,90 @@ class RenderRun:
         finally:
             self.cancel.close()  # a child of its caller's scope lets go of it
             self.ended.set()
+
+    # -- the item's lifecycle: events in, actions carried out --------------------------------
+
+    def _feed(self, item: ItemRun, event: Event) -> bool:
+        """Hand the item an event (under the lock: several chunk threads feed one item) and
+        carry out what it answers; whether it asks for the task again (Retry)."""
+        with self._lock:
+            later = self._announce(item, item.handle(event))
+        return self._carry_out(item, later)
+
+    def _announce(self, item: ItemRun, actions: list) -> list:
+        """Under the lock: tell the queue (so two workers' reports reach renderQueue.list in
+        order) and count the frames; the actions left, to carry out outside it."""
+        later = []
+        for action in actions:
+            if isinstance(action, Announce):
+                self._on_item(item.plan.id, str(action.status), action.fraction)
+            elif isinstance(action, CountFrame):
+                self.written += 1
+                later.append((self.written, action.message))
+            else:
+                later.append(action)
+        return later
+
+    def _carry_out(self, item: ItemRun, actions: list) -> bool:
+        retry = False
+        for action in actions:
+            if isinstance(action, tuple):  # a counted frame: (written, message)
+                self._report_progress(*action)
+            elif isinstance(action, LogFailure):
+                log.warning("%s", action.message)
+            elif isinstance(action, Settle):
+                self._settle(item, action)
+            elif isinstance(action, PlaceOutput):
+                self._place_output(item)
+            elif isinstance(action, Retry):
+                retry = True
+        return retry
+
+    def _settle(self, item: ItemRun, settle: Settle) -> None:
+        """What an item leaves once nothing of it runs: a done item its output, any other
+        what it wrote less the frames it keeps for a rerun; then its folder is let go."""
+        files = self._files[item]
+        if not settle.done:
+            files.opened.keep(list(settle.kept))
+            files.opened.remove_all()
+        if files.folder is not None:
+            files.folder.close()
+
+    def _place_output(self, item: ItemRun) -> None:
+        """The item's last task is in: join a video's segments (and its sound track), or put
+        a wav in place; the output is then kept."""
+        plan, files = item.plan, self._files[item]
+        if not plan.is_sequence:
+            segments = [item.segments[index] for index in range(len(plan.chunks))]
+            try:
+                # The cached segments stay until the output is in place: a join that fails
+                # (a full disk) leaves them for the rerun.
+                place_output(plan, segments, files.opened, remove_segments=files.cache is None)
+            except (JoinError, OSError, ValueError) as error:
+                self._feed(item, OutputFailed(str(error)))
+                return
+        # Read back before it is kept (verified_outputs.py): a sequence's frames by their
+        # markers, a video on a probe worker.
+        if plan.is_sequence:
+            broken = broken_frames(plan, plan.frames)
+            if broken:
+                self._feed(item, OutputBroken(frames=tuple(sorted(broken))))
+                return
+        else:
+            problem = video_problem(plan, self.probes)
+            if problem is not None:
+                self._feed(item, OutputBroken(problem=problem))
+                return
+        with self._lock:
+            # Segments the cache could not take are still this render's temporaries.
+            uncached = OpenedFiles([path for path in item.segments.values()
+                                    if path is not None and path in files.opened],
+                                   held=files.folder)
+            files.opened.keep()
+        if files.cache is not None:
+            uncached.remove_all()
+            remove_cache(plan.output, files.folder)
+        self._feed(item, OutputPlaced())
 
     # -- one thread per render worker --------------------------------------------------------
 
@@ -284,53 +286,31 @@ class RenderRun:
                 task = self._next()
                 if task is None:
                     return
+                item = task[0]
                 try:
                     worker = self._run_chunk(worker, *task)
                 except JobFailed:
                     return  # the pool is closing, or the run stopped while acquiring a worker
                 except Exception as error:  # a bug here: that item fails, the others go on
-                    log.exception("rendering %s failed unexpectedly", task[0].plan.id)
-                    self._fail(task[0], f"{task[0].plan.id} failed unexpectedly "
-                                        f"({type(error).__name__}: {error}); this is a bug in "
-                                        "rendervisor.")
+                    log.exception("rendering %s failed unexpectedly", item.plan.id)
+                    self._feed(item, Broke(f"{item.plan.id} failed unexpectedly "
+                                           f"({type(error).__name__}: {error}); this is a bug "
+                                           "in rendervisor."))
                 finally:
-                    self._returned(task[0])
+                    self._feed(item, TaskReturned())
         finally:
             if worker is not None:
                 self.pool.release(worker)
-
-    def _returned(self, item: ItemRun) -> None:
-        """One of the item's tasks is back: a failed item with none left out is settled now,
-        so its folder is let go without waiting for the whole render."""
-        with self._lock:
-            item.running -= 1
-            idle = item.running == 0 and item.status == "failed"
-        if idle:
-            self._settle(item)
-
-    def _settle(self, item: ItemRun) -> None:
-        """What an item leaves once nothing of it runs (once): a done item its output, any
-        other what it wrote less the frames it keeps for a rerun (kept_files); then its
-        folder is let go."""
-        with self._lock:
-            if item.settled:
-                return
-            item.settled = True
-        if item.status != "done":
-            item.opened.keep(item.kept_files())
-            item.opened.remove_all()
-        if item.folder is not None:
-            item.folder.close()
 
     def _next(self) -> tuple[ItemRun, int, Chunk] | None:
         with self._lock:
             while self._queue:
                 item, index, chunk = self._queue.popleft()
-                if item.status == "failed":
+                if item.finished:
                     continue
                 if not item.started and not self._start(item):
                     continue
-                item.running += 1
+                item.handle(TaskTaken())
                 return item, index, chunk
         return None
 
@@ -338,42 +318,38 @@ class RenderRun:
         """Start an item (under the lock): make, open, check and hold its output folder, and
         remove the temporaries a killed render left there for the files it writes
         (leftovers.py). False, the item failed, when its folder cannot be had."""
-        item.started = True
-        item.started_at = time.monotonic()
-        item.status = "rendering"
+        files = self._files[item]
         try:
-            item.folder = OutputFolder.open(folder_to_hold(item.plan.output), self.check_write,
-                                            made=item.opened.made)
-            item.opened.held = item.folder
-            self._leftovers.remove_for(item.folder, item.plan.files())
+            files.folder = OutputFolder.open(folder_to_hold(item.plan.output), self.check_write,
+                                             made=files.opened.made)
+            files.opened.held = files.folder
+            self._leftovers.remove_for(files.folder, item.plan.files())
         except Exception as error:  # OSError, or the write rule's own sentence
-            item.status = "failed"
-            item.error = (f"{item.plan.id} failed: the folder for {item.plan.output} could not "
-                          f"be made or opened ({error}).")
-            self._on_item(item.plan.id, "failed", 0.0)
+            self._announce(item, item.handle(FolderRefused(str(error))))
             return False
-        self._on_item(item.plan.id, "rendering", 0.0)  # its first chunk goes
+        self._announce(item, item.handle(Began()))  # its first chunk goes
         return True
 
     def _run_chunk(self, worker: Worker | None, item: ItemRun, index: int,
                    chunk: Chunk) -> Worker | None:
-        """Run one chunk, retrying once after a worker's death; the worker to go on with."""
+        """Run one task, once more on a fresh worker if its worker died; the worker to go on
+        with."""
+        files = self._files[item]
         for attempt in (1, 2):
             if worker is None:
                 try:
                     worker = self.pool.acquire(self.kind, self.cancel)
                 except JobFailed as error:
                     if not self.stopped:
-                        self._fail(item, f"{item.plan.id} failed: no render worker could be "
-                                         f"started ({error}).")
+                        self._feed(item, Broke(f"{item.plan.id} failed: no render worker could "
+                                               f"be started ({error})."))
                     return None
             self._record(item, index, chunk)
-            with self._lock:
-                item.attempt_frames[index] = 0
+            self._feed(item, AttemptStarted(index))
             task, payload = (("audio_mix", sound_payload(item.plan, chunk)) if index == SOUND
                              else ("render_chunk", chunk_payload(item.plan, chunk,
                                                                  item.keep_stopped)))
-            payload["folder"] = item.folder.identity  # the workers write nowhere else
+            payload["folder"] = files.folder.identity  # the workers write nowhere else
             # An item rendering template values draws its own document (render/plan.py).
             snapshot_id, document = item.plan.snapshot or (self.snapshot_id, self.document)
             try:
@@ -387,7 +363,9 @@ class RenderRun:
                     worker = None
                 if self.stopped:
                     return worker
-                if error.reason in RETRYABLE and attempt == 1:
+                frames = tuple(chunk.frames) if index != SOUND else ()
+                if self._feed(item, TaskFailed(index, frames, str(error), error.reason,
+                                               attempt, error)):
                     log.warning("%s; retrying %s of %s on a fresh worker", error,
                                 _what(index, chunk), item.plan.id)
                     self._remove_temporaries(item, index, chunk)
@@ -395,24 +373,28 @@ class RenderRun:
                     if index == SOUND:
                         item.plan.sound = chunk
                     continue
-                if error.reason == OUT_OF_MEMORY:  # not retried: it would need as much again
-                    tail = f"; simplify the comp, or give workers more memory ({LIMIT_SETTING})"
-                else:
-                    tail = " (a retry on a fresh worker failed too)" if attempt == 2 else ""
-                self._fail(item, f"{item.plan.id} failed while {_what(index, chunk, True)}: "
-                                 f"{error}{tail}.", error)
                 return worker
-            self._chunk_done(item, index, chunk, value)
+            self._task_done(item, index, chunk, value)
             return worker
         return worker
+
+    def _task_done(self, item: ItemRun, index: int, chunk, value: dict) -> None:
+        segment = value.get("segment")
+        cache = self._files[item].cache
+        # A segment drawn without its footage is no segment to keep: the item fails for it.
+        if segment is not None and cache is not None and not value.get("missing"):
+            segment = cache.keep(chunk, segment, self._files[item].opened)
+        frames = tuple(chunk.frames) if index != SOUND else ()
+        self._feed(item, TaskFinished(index, frames, value, segment))
 
     def _record(self, item: ItemRun, index: int, chunk) -> None:
         """Record what the task may create, before it is sent: a frame that exists already is
         not ours until the worker says it wrote it (see _frame_written)."""
+        opened = self._files[item].opened
         paths = [path for path in _task_paths(item.plan, index, chunk)
-                 if not item.opened.exists(path)]
+                 if not opened.exists(path)]
         with self._lock:
-            item.opened.add_all(paths)
+            opened.add_all(paths)
 
     def _remove_temporaries(self, item: ItemRun, index: int, chunk) -> None:
         """Remove what a dead attempt at `chunk` left half-written: its temporaries (named by
@@ -424,26 +406,15 @@ class RenderRun:
                        if path not in finals]
         with self._lock:
             for path in temporaries:
-                item.opened.remove(path)  # one that cannot be removed stays recorded
+                self._files[item].opened.remove(path)  # one that cannot go stays recorded
 
     # -- reports from the workers ------------------------------------------------------------
 
     def _frame_written(self, item: ItemRun, index: int, number) -> None:
-        with self._lock:
-            if item.plan.is_sequence:
-                item.opened.add(item.plan.frame_file(number))
-                item.reported.add(number)
-            item.attempt_frames[index] += 1
-            if item.attempt_frames[index] <= item.counted.get(index, 0):
-                return  # a retried chunk redoing frames already counted
-            item.counted[index] = item.attempt_frames[index]
-            item.written += 1
-            self.written += 1
-            written = self.written
-            # Under the lock, so two workers' reports reach renderQueue.list in order.
-            self._on_item(item.plan.id, "rendering", self._fraction(item))
-        self._report_progress(written, f"{item.label}: {item.written + item.skipped_frames}"
-                                       f"/{len(item.plan.frames)} frames")
+        if item.plan.is_sequence:
+            with self._lock:
+                self._files[item].opened.add(item.plan.frame_file(number))
+        self._feed(item, FrameWritten(index, number))
 
     def _report_progress(self, written: int, message: str) -> None:
         """Pass a count on unless a later one went first (two workers' reports can cross
@@ -453,100 +424,6 @@ class RenderRun:
                 return
             self._reported = written
             self._on_progress(written, self.total, message)
-
-    def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
-        if item.plan.placeholders is not None:
-            # A render allowed to go on without footage: its frames show colour bars there.
-            with self._lock:
-                item.plan.placeholders.extend(path for path in value.get("missing", ())
-                                              if path not in item.plan.placeholders)
-        elif value.get("missing"):
-            # Its frames were drawn without that footage: they go with the item's failure.
-            self._fail(item, f"{item.plan.id} failed: footage could not be read: "
-                             f"{', '.join(value['missing'])}; check the files, then render again.")
-            return
-        segment = value.get("segment")
-        if segment is not None and item.cache is not None:
-            segment = item.cache.keep(chunk, segment, item.opened)
-        with self._lock:
-            if item.status == "failed":
-                if index != SOUND:
-                    item.finished_chunks.append(chunk)  # its frames stay with the failure
-                return
-            if index == SOUND:
-                item.sound_done = True
-                item.warnings.extend(sound_warnings(item.plan, value))
-            else:
-                item.finished_chunks.append(chunk)
-                item.segments[index] = segment
-                item.chunks_done += 1
-            if item.chunks_done < len(item.plan.chunks) or not item.sound_done:
-                return
-        self._finish(item)
-
-    def _finish(self, item: ItemRun) -> None:
-        """The item's last task is in: join a video's segments (and its sound track), or put
-        a wav in place; the output is then kept."""
-        plan = item.plan
-        if not plan.is_sequence:
-            segments = [item.segments[index] for index in range(len(plan.chunks))]
-            try:
-                # The cached segments stay until the output is in place: a join that fails
-                # (a full disk) leaves them for the rerun.
-                place_output(plan, segments, item.opened, remove_segments=item.cache is None)
-            except (JoinError, OSError, ValueError) as error:
-                self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
-                return
-        if not self._verified(item):
-            return
-        with self._lock:
-            # Segments the cache could not take are still this render's temporaries.
-            uncached = OpenedFiles([path for path in item.segments.values()
-                                    if path is not None and path in item.opened],
-                                   held=item.folder)
-            # Kept even if a stop came in meanwhile: the output is complete.
-            item.opened.keep()
-            item.status = "done"
-            item.seconds = _since(item.started_at)
-        if item.cache is not None:
-            uncached.remove_all()
-            remove_cache(plan.output, item.folder)
-        self._settle(item)
-        self._on_item(plan.id, "done", 1.0)
-
-    def _verified(self, item: ItemRun) -> bool:
-        """Whether the item's output reads back whole (verified_outputs.py); if not, the item
-        fails and what is broken goes (_settle removes a failed item's files but the frames it
-        keeps)."""
-        plan = item.plan
-        if plan.is_sequence:
-            item.broken.update(broken_frames(plan, plan.frames))
-            if not item.broken:
-                return True
-            self._fail(item, f"{plan.id} failed: {len(item.broken)} of its frames were not "
-                             f"whole images when read back ({spec_of(item.broken)}), so they "
-                             "were removed and the rest kept; render it again with "
-                             "skipExisting to redo them.")
-            return False
-        problem = video_problem(plan, self.probes)
-        if problem is None:
-            return True
-        self._fail(item, f"{plan.id} failed: its output {plan.output} was written, but read "
-                         f"back {problem}, so it was removed; render it again.")
-        return False
-
-    def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
-        with self._lock:
-            if item.finished:
-                return
-            item.status, item.error, item.failure = "failed", message, failure
-            item.seconds = _since(item.started_at)
-        log.warning("%s", message)
-        self._on_item(item.plan.id, "failed", self._fraction(item))
-
-    def _fraction(self, item: ItemRun) -> float:
-        total = len(item.plan.frames)
-        return (item.written + item.skipped_frames) / total if total else 1.0
 
 
 def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> dict:
@@ -562,19 +439,9 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> d
             "colorTags": plan.color_tags, "placeholders": plan.placeholders is not None}
 
 
-def placeholder_warning(paths: list[str]) -> str:
-    """An item's warning that it was drawn with colour bars in place of missing footage."""
-    return (f"rendered with colour bars in place of missing footage: {', '.join(paths)}; put "
-            "it back and render again for the finished picture")
-
-
 def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:
     """Every file the chunk of an item can create (chunk_paths with the item's numbering)."""
     return chunk_paths(chunk, plan.format, plan.output, plan.start_number)
-
-
-def _since(started: float | None) -> float:
-    return time.monotonic() - started if started is not None else 0.0
 
 
 def _task_paths(plan: ItemPlan, index: int, chunk) -> list[str]:

@@ -26,6 +26,7 @@ import threading
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import Pool
 from supervisor.engine.commands.lookup import find_item
+from supervisor.engine.renderer import Renderer
 from supervisor.render.plan import RELINK_HINT, RenderRefused, plan_render
 from supervisor.render.render_jobs import RenderJob, RenderJobs
 from supervisor.render.run import RenderRun
@@ -47,7 +48,11 @@ log = logging.getLogger("rendervisor.render")
 STOP_WAIT = 30.0
 
 
-class RenderService:
+class RenderService(Renderer):
+    """The session's renderer (supervisor/engine/renderer.py's interface): renders of the queue,
+    stills, pre-renders and proxies, template previews, expression checks, and the
+    interchange jobs, each on the pool's workers."""
+
     # Whether a stopped sequence keeps the frames it finished. A session's cancel takes back
     # everything the render wrote; a farm node's keeps them for a rerun (farm_service.py).
     keep_stopped = False
@@ -129,7 +134,7 @@ class RenderService:
             return run
         for item in run.items:
             self._item_changed(engine, item.plan.id,
-                               "rendering" if not item.finished else item.status,
+                               "rendering" if not item.finished else str(item.status),
                                1.0 if item.status == "done" else 0.0)
         return run
 

@@ -4,11 +4,13 @@
         │  Pool.run(kind, task, payload, cancel=scope)
         ▼
     Worker ──socketpair (msgpack frames, protocol/wire/frames.py)──► worker process
-        ▲   job, cancel ──────────────────────────────────────────►  workers/worker_main.py
-        └── ready, progress, heartbeat, log, result, error ◄───────
+        ▲   Job, CancelJob ────────────────────────────────────────►  workers/worker_main.py
+        └── Ready, Progress, CommandStarted, Heartbeat, Log, Result, JobError ◄──
     the calling thread itself waits on [the socket, the worker's sentinel, its wake-up pipe,
     which the job's cancel scope writes to]: no reader thread per worker, no polling, and
-    nothing shared between workers.
+    nothing shared between workers. What it sees goes to the job's lifecycle
+    (supervisor/runtime/job_lifecycle.py: a state machine with no I/O, which decides); what
+    that answers is done here (JobProcesses: send the cancel, hold the tree, kill).
 
     forkserver (started by main() while the supervisor is still single-threaded, with the worker
     modules preloaded) ── forks ──► render workers (N), the preview worker, probe workers,
@@ -38,15 +40,24 @@ import signal
 import socket
 import threading
 import time
+from collections import deque
 from typing import Any, Callable
 
 from protocol.cancel import TIMEOUT, Cancel
 from protocol.wire import frames
 from supervisor.runtime import teardown
+from supervisor.runtime.job_lifecycle import (Action, Answered, BadFrame, BrokeChannel,
+                                              CancelUndelivered, End, Event, FrameArrived,
+                                              ForwardLog, HoldOrphans, HoldTree, JobLifecycle,
+                                              KillJob, KillLeftovers, OutOfMemory, Outcome,
+                                              Refused, RememberCommand, ReportProgress,
+                                              RetireWorker, SendCancel, StopAsked, Stopped,
+                                              TimePassed, Wedged, WorkerEnded)
 from supervisor.runtime.env_settings import positive_number
 from supervisor.runtime.worker_kinds import KINDS
 from supervisor.runtime.worker_memory import describe_bytes, memory_limits
 from workers import worker_main
+from workers.tasks import TASK_MODULES
 
 log = logging.getLogger("rendervisor.pool")
 
@@ -60,10 +71,9 @@ STARTUP_DEADLINE = 60.0
 # JobFailed.reason, and the cancel reason, of a job stopped by its kind's deadline (the
 # preview deadline, the probe deadline: supervisor/runtime/worker_kinds.py).
 DEADLINE = "deadline"
-WORKER_MODULES = ("workers.worker_main", "workers.shell_runner", "workers.render_tasks",
-                  "workers.chunk_task", "workers.audio_task", "workers.layout_checks",
-                  "workers.expression_tasks", "workers.interchange.tasks",
-                  "workers.probes.tasks", "workers.estimate_task")
+# The modules the forkserver preloads, so a fork is cheap: the worker loop and every module of
+# tasks (one list, workers/tasks.py's, which the loop imports too).
+WORKER_MODULES = ("workers.worker_main",) + TASK_MODULES
 
 
 class JobFailed(Exception):
@@ -97,7 +107,13 @@ def describe_exit(exitcode: int | None) -> str:
 def stopped_reason(scope: Cancel) -> str:
     """Why a stopped job failed, as JobFailed.reason: its deadline ("timeout", or DEADLINE for
     its kind's deadline), or "cancelled" however its caller's scope was cancelled."""
-    return scope.reason if scope.reason in (TIMEOUT, DEADLINE) else "cancelled"
+    return failure_reason(scope.reason)
+
+
+def failure_reason(cancel_reason: str | None) -> str:
+    """A scope's cancel reason as JobFailed.reason: a deadline's own ("timeout", DEADLINE),
+    else "cancelled"."""
+    return cancel_reason if cancel_reason in (TIMEOUT, DEADLINE) else "cancelled"
 
 
 def stop_message(reason: str | None, kind: str = "", deadline: float | None = None) -> str:
@@ -127,7 +143,7 @@ class Worker:
         child_end.close()
         self.sock = parent_end
         self.reader = frames.FrameReader()
-        self.pending: list[dict] = []
+        self.pending: list[frames.Frame] = []
         self.pid = self.process.pid
         self.alive = True
         self.state: dict = {}  # what the supervisor knows this worker caches (its snapshot id)
@@ -155,11 +171,11 @@ class Worker:
                 self.kill()
                 raise WorkerDied(f"{self.name} {describe_exit(self.process.exitcode)} "
                                  "while starting", "died")
-            if frame["kind"] == frames.READY:
+            if isinstance(frame, frames.Ready):
                 return
-            self._handle_side_frame(frame, None)
+            self._side_frame(frame)
 
-    def _next_frame(self, deadline: float) -> dict | None:
+    def _next_frame(self, deadline: float) -> frames.Frame | None:
         """The next frame, or None if the worker died or the deadline passed first."""
         with selectors.DefaultSelector() as selector:
             selector.register(self.sock, selectors.EVENT_READ)
@@ -184,22 +200,25 @@ class Worker:
                 if not data:
                     return False
                 for frame in self.reader.feed(data):
-                    self._handle_side_frame(frame, None)
+                    self._side_frame(frame)
         except frames.FrameError:
             return False
         return True
 
-    def send(self, frame: dict) -> None:
+    def send(self, frame: frames.Frame) -> None:
         self.sock.sendall(frames.encode(frame))
 
-    def _handle_side_frame(self, frame: dict, on_progress: Callable | None) -> None:
-        kind = frame["kind"]
-        if kind == frames.LOG:
-            record = logging.makeLogRecord(frame["record"])
-            record.msg = f"[{self.name}] {record.msg}"
-            logging.getLogger(record.name).handle(record)
-        elif kind == frames.PROGRESS and on_progress is not None:
-            on_progress(frame.get("data"))
+    def log(self, record: dict) -> None:
+        """Re-emit a log record the worker sent, in the supervisor's logging, named by worker."""
+        made = logging.makeLogRecord(record)
+        made.msg = f"[{self.name}] {made.msg}"
+        logging.getLogger(made.name).handle(made)
+
+    def _side_frame(self, frame: frames.Frame) -> None:
+        """A frame outside any job: a log line is logged; the rest (a late heartbeat) is not
+        news."""
+        if isinstance(frame, frames.Log):
+            self.log(frame.record)
 
     def kill(self) -> None:
         """SIGKILL this worker and everything under it (snapshotted first), and close our end.
@@ -423,10 +442,17 @@ class Pool:
         if own:
             worker = self.acquire(kind, cancel)
         scope = cancel.child() if cancel is not None else Cancel()
-        if worker.kind in self.deadlines:
-            scope = scope.child(self.deadlines[worker.kind], DEADLINE)
         try:
-            return self._run_on(worker, task, payload, scope, on_progress)
+            if worker.kind not in self.deadlines:
+                return self._run_on(worker, task, payload, scope, on_progress)
+            # The kind's deadline is a scope of its own inside the caller's: both let go of
+            # their parents when the job ends, or each job would leave a callback on the
+            # caller's scope (a session's previews, all on one scope).
+            limited = scope.child(self.deadlines[worker.kind], DEADLINE)
+            try:
+                return self._run_on(worker, task, payload, limited, on_progress)
+            finally:
+                limited.close()
         finally:
             scope.close()
             if own:
@@ -434,129 +460,59 @@ class Pool:
 
     def _run_on(self, worker: Worker, task: str, payload: Any, scope: Cancel,
                 on_progress: Callable | None) -> Any:
+        """Send the job and wait on its worker, feeding what happens to the job's lifecycle
+        (supervisor/runtime/job_lifecycle.py, which decides) and doing what it says."""
         job_id = next(self.job_ids)
         worker.job_group = None
         try:
-            worker.send(frames.job(job_id, task, payload))
+            worker.send(frames.Job(job_id, task, payload))
         except (OSError, frames.FrameError) as exc:
             worker.kill()
             raise WorkerDied(f"{worker.name} could not be sent the {task} job: {exc}", "died")
-        last_beat = time.monotonic()
-        stopping: str | None = None  # why we are tearing the job down, once we are
-        kill_at = None
-        held: list[teardown.Held] = []
-        selector = worker.selector
+        job = JobLifecycle(
+            job_id, clock=time.monotonic, wedge_deadline=self.wedge_deadline,
+            grace=self.teardown_grace if KINDS[worker.kind].tidies_up else 0.0,
+            deadline=scope.deadline, deadline_reason=failure_reason(scope.deadline_reason))
+        processes = JobProcesses(worker, job_id, on_progress)
         forget = scope.on_cancel(worker.wake)
-
-        def begin_stop(reason: str) -> None:
-            nonlocal stopping, kill_at, held
-            stopping = reason
-            held = teardown.snapshot(worker.pid, include_root=False)
-            kill_at = (teardown.kill_deadline(self.teardown_grace)
-                       if KINDS[worker.kind].tidies_up else time.monotonic())
-            try:
-                worker.send(frames.cancel(job_id))
-            except OSError:
-                kill_at = time.monotonic()
-
         try:
             while True:
-                now = time.monotonic()
-                deadlines = [last_beat + self.wedge_deadline]
-                if scope.deadline is not None and stopping is None:
-                    deadlines.append(scope.deadline)
-                if kill_at is not None:
-                    deadlines.append(kill_at)
-                events = selector.select(max(0.0, min(deadlines) - now))
-                for key, _ in events:
-                    if key.data == "cancel":
-                        worker.drain_wake()
-                    elif key.data == "frames":
-                        data = _receive(worker.sock)
-                        if not data:
-                            return self._died(worker, task, held)
-                        for frame in worker.reader.feed(data):
-                            kind = frame["kind"]
-                            if kind == frames.HEARTBEAT:
-                                last_beat = time.monotonic()
-                            elif kind in (frames.RESULT, frames.ERROR) and frame.get("id") == job_id:
-                                return self._finish(worker, frame, stopping, held)
-                            else:
-                                last_beat = time.monotonic()
-                                data = frame.get("data")
-                                if isinstance(data, dict) and "pid" in data:
-                                    # A shell's command leads its own session: remember the
-                                    # group, so it dies even if the worker is killed first.
-                                    worker.job_group = data["pid"]
-                                    continue
-                                worker._handle_side_frame(frame, on_progress)
-                    elif key.data == "sentinel" and not _has_data(worker.sock):
-                        # Dead. What it sent before dying is read first (its command's pid, so
-                        # that tree is found and reaped; even its result): its socket then ends,
-                        # and the branch above reports the death.
-                        return self._died(worker, task, held)
-                now = time.monotonic()
-                if stopping is None and scope.expire():  # cancelled, or past its deadline
-                    begin_stop(stopped_reason(scope))
-                elif kill_at is not None and now >= kill_at:
-                    self._kill_job(worker, held)
-                    raise JobFailed(self._stop_message(worker, stopping), stopping)
-                elif now >= last_beat + self.wedge_deadline:
-                    held = held or teardown.snapshot(worker.pid, include_root=False)
-                    self._kill_job(worker, held)
-                    raise JobFailed(f"{worker.name} stopped answering for "
-                                    f"{self.wedge_deadline:.0f} s "
-                                    f"while running the {task} job and was killed", "wedged")
-        except frames.FrameError as exc:
-            self._kill_job(worker, held or teardown.snapshot(worker.pid, include_root=False))
-            raise WorkerDied(f"{worker.name} sent a bad frame and was replaced: {exc}", "died")
+                events = deque(_wait(worker, scope, job))
+                while events:
+                    for action in job.handle(events.popleft()):
+                        if isinstance(action, End):
+                            return self._outcome(worker, task, action.outcome, processes)
+                        events.extend(processes.carry_out(action))
         finally:
             forget()
             if worker.alive:
                 worker.drain_wake()  # a cancel that came as the job ended must not wake the next
 
-    def _finish(self, worker: Worker, frame: dict, stopping: str | None,
-                held: list[teardown.Held]) -> Any:
-        if held:
-            # The job answered within the grace; whatever it started that is still running
-            # (a setsid grandchild escapes the shell's process group) goes now.
-            teardown.kill_and_reap([h for h in held if h.pid != worker.pid])
-        if stopping is not None:
-            raise JobFailed(self._stop_message(worker, stopping), stopping)
-        if frame["kind"] == frames.RESULT:
-            return frame.get("value")
-        if frame.get("type") == frames.OUT_OF_MEMORY:
-            worker.kill()
+    def _outcome(self, worker: Worker, task: str, outcome: Outcome,
+                 processes: "JobProcesses") -> Any:
+        """The job's outcome as its caller sees it: the value, or JobFailed with a sentence."""
+        if isinstance(outcome, Answered):
+            return outcome.value
+        if isinstance(outcome, Refused):
+            raise JobFailed(outcome.message, outcome.type)
+        if isinstance(outcome, OutOfMemory):
             limit = (f"its {describe_bytes(worker.memory_limit)} memory limit"
                      if worker.memory_limit else "memory")
             raise JobFailed(f"{worker.name} ran out of {limit} and was replaced",
                             frames.OUT_OF_MEMORY)
-        raise JobFailed(frame.get("message", "the job failed"), frame.get("type", "error"))
+        if isinstance(outcome, Stopped):
+            raise JobFailed(self._stop_message(worker, outcome.reason), outcome.reason)
+        if isinstance(outcome, Wedged):
+            raise JobFailed(f"{worker.name} stopped answering for {self.wedge_deadline:.0f} s "
+                            f"while running the {task} job and was killed", "wedged")
+        if isinstance(outcome, BrokeChannel):
+            raise WorkerDied(f"{worker.name} sent a bad frame and was replaced: "
+                             f"{outcome.problem}", "died")
+        how = processes.how_it_ended
+        raise WorkerDied(f"{worker.name} {how} while running the {task} job", "died", how)
 
     def _stop_message(self, worker: Worker, reason: str) -> str:
         return stop_message(reason, worker.kind, self.deadlines.get(worker.kind))
-
-    def _kill_job(self, worker: Worker, held: list[teardown.Held]) -> None:
-        teardown.kill_and_reap(held, (worker.job_group,) if worker.job_group else ())
-        worker.kill()
-
-    def _died(self, worker: Worker, task: str, held: list[teardown.Held]) -> Any:
-        worker.process.join(1.0)
-        exitcode = worker.process.exitcode
-        if not held:
-            held = teardown.snapshot(worker.pid, include_root=False)
-            if worker.job_group:
-                # A worker that died on its own has no tree left: what it ran was re-parented
-                # to us (the subreaper), and nothing we hold would reap it. A shell's command
-                # still leads its own session, with its setsid children under it: hold that.
-                held += teardown.frozen_snapshot(worker.job_group)
-            elif KINDS[worker.kind].runs_commands:
-                # It died before naming its command (the pid frame never came): find it by its
-                # session instead, or it runs on, and then lingers as our zombie.
-                held += teardown.adopted_commands()
-        self._kill_job(worker, held)
-        raise WorkerDied(f"{worker.name} {describe_exit(exitcode)} while running the {task} job",
-                         "died", describe_exit(exitcode))
 
     # -- shutdown -----------------------------------------------------------------------------
 
@@ -568,6 +524,85 @@ class Pool:
             self._available.notify_all()
         for worker in workers:
             worker.kill()
+        teardown.kill_stopped_groups()  # a dead worker's command, stopped as it was being held
+
+
+class JobProcesses:
+    """The I/O side of one job's lifecycle: what its actions do to the worker and the processes
+    under it. Returns the events that doing them caused (a cancel that could not be sent)."""
+
+    def __init__(self, worker: Worker, job_id: int, on_progress: Callable | None) -> None:
+        self.worker = worker
+        self.job_id = job_id
+        self.on_progress = on_progress
+        self.held: list[teardown.Held] = []
+        self.how_it_ended = "died"  # describe_exit's words, once HoldOrphans learnt them
+
+    def carry_out(self, action: Action) -> list[Event]:
+        worker = self.worker
+        if isinstance(action, ReportProgress):
+            if self.on_progress is not None:
+                self.on_progress(action.data)
+        elif isinstance(action, ForwardLog):
+            worker.log(action.record)
+        elif isinstance(action, RememberCommand):
+            worker.job_group = action.pid
+        elif isinstance(action, HoldTree):
+            self.held = teardown.snapshot(worker.pid, include_root=False)
+        elif isinstance(action, HoldOrphans):
+            self._hold_orphans()
+        elif isinstance(action, SendCancel):
+            try:
+                worker.send(frames.CancelJob(self.job_id))
+            except OSError:
+                return [CancelUndelivered()]
+        elif isinstance(action, KillLeftovers):
+            teardown.kill_and_reap([held for held in self.held if held.pid != worker.pid])
+        elif isinstance(action, KillJob):
+            teardown.kill_and_reap(self.held, (worker.job_group,) if worker.job_group else ())
+            worker.kill()
+        elif isinstance(action, RetireWorker):
+            worker.kill()
+        return []
+
+    def _hold_orphans(self) -> None:
+        worker = self.worker
+        worker.process.join(1.0)  # learn how it ended: "killed by signal 9", not silence
+        self.how_it_ended = describe_exit(worker.process.exitcode)
+        self.held = teardown.snapshot(worker.pid, include_root=False)
+        if worker.job_group:
+            # A worker that died on its own has no tree left: what it ran was re-parented to
+            # us (the subreaper), and nothing we hold would reap it. A shell's command still
+            # leads its own session, with its setsid children under it: hold that.
+            self.held += teardown.frozen_snapshot(worker.job_group)
+        elif KINDS[worker.kind].runs_commands:
+            # It died before naming its command (no CommandStarted came): find it by its
+            # session instead, or it runs on, and then lingers as our zombie.
+            self.held += teardown.adopted_commands()
+
+
+def _wait(worker: Worker, scope: Cancel, job: JobLifecycle) -> list[Event]:
+    """Wait on the worker's socket, its sentinel and its wake-up pipe until something happens
+    or the job's next deadline; what happened, as the job's events, time last."""
+    events: list[Event] = []
+    for key, _ in worker.selector.select(max(0.0, job.next_deadline() - time.monotonic())):
+        if key.data == "cancel":
+            worker.drain_wake()
+        elif key.data == "frames":
+            data = _receive(worker.sock)
+            if not data:
+                return events + [WorkerEnded()]
+            try:
+                events += [FrameArrived(frame) for frame in worker.reader.feed(data)]
+            except frames.FrameError as exc:
+                return events + [BadFrame(str(exc))]
+        elif key.data == "sentinel" and not _has_data(worker.sock):
+            # Dead. What it sent before dying is read first (its command's pid, so that tree
+            # is found and reaped; even its result): its socket then ends.
+            return events + [WorkerEnded()]
+    if scope.cancelled:
+        events.append(StopAsked(stopped_reason(scope)))
+    return events + [TimePassed()]
 
 
 def _receive(sock: socket.socket) -> bytes:
@@ -599,7 +634,4 @@ def make_context(preload: tuple[str, ...] = WORKER_MODULES) -> multiprocessing.c
 
 def worker_preload() -> tuple[str, ...]:
     """The modules every worker needs, imported once in the forkserver so a fork is cheap."""
-    import importlib.util
-    optional = ("workers.render_tasks",)
-    return WORKER_MODULES + tuple(name for name in optional
-                                  if importlib.util.find_spec(name) is not None)
+    return WORKER_MODULES

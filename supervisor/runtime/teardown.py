@@ -99,13 +99,33 @@ def adopted_commands() -> list[Held]:
     return held
 
 
+# Groups stopped for a snapshot and not yet killed. A supervisor that ends in between (a
+# SIGTERM while a dead worker's command is being held) kills them on its way out
+# (`kill_stopped_groups`, from Pool.close): a stopped group outlives everything, orphaned to
+# init, and nothing ever kills it.
+_stopped_groups: set[int] = set()
+_stopped_lock = threading.Lock()
+
+
 def frozen_snapshot(leader: int) -> list[Held]:
     """The tree under a process group's leader, taken with the group stopped (SIGSTOP), so a
     shell between two commands cannot start one more after the snapshot and before the kill:
     that one would be in no snapshot, and, once its shell is killed, nobody's to reap. Use
-    only on a group that is about to be killed."""
+    only on a group that is about to be killed (kill_and_reap with its pgid)."""
+    with _stopped_lock:
+        _stopped_groups.add(leader)
     kill_group(leader, signal.SIGSTOP)
     return snapshot(leader)
+
+
+def kill_stopped_groups() -> None:
+    """SIGKILL every group stopped for a snapshot and not killed since: the last thing done
+    before the supervisor exits."""
+    with _stopped_lock:
+        groups = list(_stopped_groups)
+        _stopped_groups.clear()
+    for pgid in groups:
+        kill_group(pgid)
 
 
 def signal_held(held: list[Held], signum: int) -> None:
@@ -143,6 +163,8 @@ def kill_and_reap(held: list[Held], pgids: tuple[int, ...] = ()) -> None:
     for pgid in pgids:
         kill_group(pgid)
     signal_held(held, signal.SIGKILL)
+    with _stopped_lock:  # killed now: as groups, or by their leaders' pidfds
+        _stopped_groups.difference_update({*pgids, *(process.pid for process in held)})
     threading.Thread(target=_reap_owned, args=(held, pgids), daemon=True,
                      name="reaper").start()
 
@@ -200,8 +222,12 @@ def _reap_held(held: list[Held], deadline: float) -> None:
             break
         fds = [process.pidfd for process in running if process.pidfd is not None]
         if running and len(fds) == len(running) and not waiting_on_others:
-            # pidfds become readable when the process exits: no polling while they run.
-            select.select(fds, [], [], max(0.0, deadline - time.monotonic()))
+            # pidfds become readable when the process exits: no polling while they run. poll,
+            # not select.select, which fails on descriptors past 1023 (a busy supervisor's).
+            poller = select.poll()
+            for fd in fds:
+                poller.register(fd, select.POLLIN)
+            poller.poll(max(0.0, deadline - time.monotonic()) * 1000)
         else:
             time.sleep(0.02)  # re-parenting is not something a descriptor tells us about
     release(held)

@@ -117,7 +117,7 @@ def test_layer_set_parent_by_name_and_refuses_loops():
                          "'Title' \\(layer4\\), 'Box' \\(layer3\\), 'Red' \\(layer2\\)"),
     ({"layer": 7}, "there is no layer number 7 in comp 'Main'; there are 3"),
     ({"layer": "Red", "text": "x"}, "a solid layer does not take 'text'"),
-    ({"layer": "Red", "position": [1]}, r"position: expected \[x, y\]"),
+    ({"layer": "Red", "position": [1]}, r"layer.set: position must have at least 2 items, got 1"),
     ({"layer": "Red", "outPoint": 0}, "must be after inPoint"),
 ])
 def test_layer_set_bad_input(params, message):

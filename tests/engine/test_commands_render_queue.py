@@ -3,6 +3,8 @@ import os
 import pytest
 
 from protocol.model.document import load_document
+from supervisor.engine.commands.registry import COMMANDS
+from supervisor.engine.renderer import Renderer
 from supervisor.errors import CommandError
 from tests.helpers.engine_projects import engine_with_comp
 
@@ -74,21 +76,19 @@ def test_set_list_duplicate_remove_formats():
         engine.run("renderQueue.remove", {})
 
 
-class RecordingRenderService:
-    """The render service's calling convention, recorded: the real service is another part of
-    the supervisor; these tests pin down what the engine hands it."""
+def _recorded(method: str):
+    def call(self, engine, params, ctx):
+        self.calls.append((method, params, ctx))
+        return {"method": method}
+    return call
 
-    def __init__(self):
-        self.calls = []
 
-    def __getattr__(self, method):
-        if method.startswith("_"):
-            raise AttributeError(method)
-
-        def call(engine, params, ctx):
-            self.calls.append((method, params, ctx))
-            return {"method": method}
-        return call
+# The renderer's calling convention, recorded: the real one (supervisor/render/service.py) is
+# another part of the supervisor; these tests pin down what the engine hands it. Every method
+# of the interface records itself.
+RecordingRenderService = type("RecordingRenderService", (Renderer,), {
+    "__init__": lambda self: setattr(self, "calls", []),
+    **{method: _recorded(method) for method in Renderer.__abstractmethods__}})
 
 
 @pytest.mark.parametrize("command,params,method", [
@@ -150,17 +150,31 @@ def test_a_format_that_does_not_suit_the_extension_is_refused():
     assert engine.doc["renderQueue"][0]["output"] == "/o/frames_[#####].png"
 
 
-def test_a_render_service_without_a_method_leaves_that_command_disabled():
+def test_the_engine_renders_through_a_renderer_and_nothing_else():
+    """The engine called up into the render service through an attribute of any type and a
+    method looked up by its name; it now takes a Renderer (supervisor/engine/renderer.py), and
+    each render command names the Renderer method that carries it out."""
     class OnlyRenders:
         def render(self, engine, params, ctx):
             return {"completed": 0, "failed": 0, "items": []}
 
     engine = engine_with_comp()
-    engine.render_service = OnlyRenders()
-    enabled = {c["id"] for c in engine.catalog(enabled_only=True)["commands"]}
-    assert "renderQueue.render" in enabled and "file.createProxy" not in enabled
-    with pytest.raises(CommandError, match="file.createProxy is not available in this session"):
-        engine.run("file.createProxy", {"comp": "Main"})
+    with pytest.raises(TypeError, match="renders through a Renderer"):
+        engine.render_service = OnlyRenders()
+    assert engine.render_service is None
+
+
+def test_every_render_command_is_carried_out_by_a_method_of_the_renderer():
+    engine = engine_with_comp()
+    engine.render_service = RecordingRenderService()
+    render_commands = [cmd for cmd in COMMANDS.values() if cmd.kind == "render"]
+    assert len(render_commands) == len(Renderer.__abstractmethods__)
+    for cmd in render_commands:
+        params = {name: "x" for name in cmd.required}
+        # The handler goes to the renderer once the params pass their checks.
+        cmd.handler(engine, params, None)
+    called = {method for method, _params, _ctx in engine.render_service.calls}
+    assert called == Renderer.__abstractmethods__
 
 
 def test_add_and_set_refuse_options_off_the_formats_list_in_one_sentence():

@@ -109,10 +109,10 @@ def test_bad_filmstrip_arguments_are_one_sentence(server, arguments, message):
 
 def test_a_count_past_the_limit_is_refused_before_any_work(server):
     build(server)
+    """The tool's schema bounds count, and the front door enforces it (-32602, one sentence)."""
     answer = server.wait_for(server.call("render_filmstrip", {"comp": "Main", "count": 37}))
-    assert "error" not in answer
-    assert answer["result"]["isError"] is True
-    assert "count is 1 to 36 frames" in answer["result"]["content"][0]["text"]
+    assert answer["error"] == {"code": -32602, "message": (
+        "Argument 'count' of tool render_filmstrip must be at most 36, got 37.")}
 
 
 def worker_cpu(server) -> dict[int, float]:

@@ -27,7 +27,10 @@ def within(seconds: float) -> Cancel:
 
 
 # A worker that wrote half a frame and went quiet is found by the wedge deadline; 2 s instead of
-# the production 30 s keeps the test short, and is still many heartbeats (0.5 s) long.
+# the production 30 s keeps that test short, and is still many heartbeats (0.5 s) long. Only
+# that test uses it: the deadline's arithmetic is tested on a fake clock
+# (tests/runtime/test_job_lifecycle.py), and a short one here would take a healthy worker
+# starved on a loaded machine for a wedged one.
 WEDGE_DEADLINE = 2.0
 # How long a killed worker may take to disappear from the process table on a loaded machine.
 GONE_WITHIN = 5.0
@@ -35,8 +38,19 @@ GONE_WITHIN = 5.0
 
 @pytest.fixture
 def pool(worker_context):
+    """A pool with the production wedge deadline: a worker packing a 256 MiB result holds its
+    interpreter, heartbeats and all, for seconds on a loaded machine."""
+    yield from checked_pool(worker_context)
+
+
+@pytest.fixture
+def quick_wedge_pool(worker_context):
+    yield from checked_pool(worker_context, wedge_deadline=WEDGE_DEADLINE)
+
+
+def checked_pool(worker_context, **options):
     made, preload = worker_context
-    pool = Pool(made, 1, teardown_grace=0.5, preload=preload, wedge_deadline=WEDGE_DEADLINE)
+    pool = Pool(made, 1, teardown_grace=0.5, preload=preload, **options)
     yield pool
     workers = [worker.pid for worker in list(pool._all)]
     pool.close()
@@ -101,7 +115,8 @@ def test_a_worker_writing_a_bad_frame_is_killed_replaced_and_its_job_fails_by_na
     assert pool.run(kind, "noop", "next job") == "next job"
 
 
-def test_half_a_frame_then_silence_is_declared_wedged_and_the_worker_replaced(pool):
+def test_half_a_frame_then_silence_is_declared_wedged_and_the_worker_replaced(quick_wedge_pool):
+    pool = quick_wedge_pool
     started = time.monotonic()
     failure, tree = run_misbehaving(pool, "render", "truncated")
     assert failure.reason == "wedged"

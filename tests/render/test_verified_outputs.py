@@ -67,13 +67,13 @@ def test_a_video_cut_short_as_it_is_written_fails_its_item_and_is_removed(
 def test_a_frame_cut_short_fails_its_item_and_only_that_frame_goes(
         session, tmp_path, monkeypatch):
     engine = session.engine
-    real_finish = render_run.RenderRun._finish
+    real_finish = render_run.RenderRun._place_output
 
     def finish_after_cutting(run, item):
         path = item.plan.frame_file(5)
         os.truncate(path, os.path.getsize(path) - 4)
         real_finish(run, item)
-    monkeypatch.setattr(render_run.RenderRun, "_finish", finish_after_cutting)
+    monkeypatch.setattr(render_run.RenderRun, "_place_output", finish_after_cutting)
     item = render(engine, tmp_path / "f_[##].png")
     assert item["status"] == "failed" and item["failedFrames"] == "5"
     assert "1 of its frames were not whole images when read back (5)" in item["error"]

@@ -13,10 +13,25 @@ from protocol.cancel import Cancel
 from supervisor.runtime.pool import JobFailed, Pool, WorkerDied
 
 
+# The wedge deadline of the two tests about wedging: many heartbeats (0.5 s) long, and short
+# enough to keep them short. The other tests keep the production deadline, so a healthy worker
+# starved on a loaded machine is never taken for a wedged one; the deadline's arithmetic is
+# tested on a fake clock (tests/runtime/test_job_lifecycle.py).
+QUICK_WEDGE = 2.0
+
+
 @pytest.fixture
 def pool(worker_context):
     made, preload = worker_context
-    pool = Pool(made, 2, teardown_grace=0.5, preload=preload, wedge_deadline=2.0)
+    pool = Pool(made, 2, teardown_grace=0.5, preload=preload)
+    yield pool
+    pool.close()
+
+
+@pytest.fixture
+def quick_wedge_pool(worker_context):
+    made, preload = worker_context
+    pool = Pool(made, 2, teardown_grace=0.5, preload=preload, wedge_deadline=QUICK_WEDGE)
     yield pool
     pool.close()
 
@@ -104,7 +119,8 @@ def test_a_job_timeout_is_reported_as_timeout(pool):
     assert failure.value.reason == "timeout"
 
 
-def test_a_stopped_worker_is_declared_wedged_and_killed(pool):
+def test_a_stopped_worker_is_declared_wedged_and_killed(quick_wedge_pool):
+    pool = quick_wedge_pool
     worker = pool.acquire("render")
     threading.Timer(0.3, os.kill, args=(worker.pid, signal.SIGSTOP)).start()
     started = time.monotonic()
@@ -135,7 +151,8 @@ def test_render_capacity_bounds_concurrent_workers(pool):
     assert time.monotonic() - started >= 0.95
 
 
-def test_a_long_job_that_beats_is_not_taken_for_wedged(pool):
+def test_a_long_job_that_beats_is_not_taken_for_wedged(quick_wedge_pool):
+    pool = quick_wedge_pool
     # The wedge deadline here is 2 s; a 4 s job lives on its heartbeats (every 0.5 s).
     assert pool.run("render", "sleep", {"seconds": 4}) == {"slept": True}
 
@@ -185,3 +202,15 @@ def test_a_probe_runs_under_the_probe_memory_limit_and_stops_at_the_probe_deadli
         assert pool.run("probe", "noop", 1) == 1  # a fresh probe worker serves the next
     finally:
         pool.close()
+
+
+def test_jobs_on_a_kind_with_a_deadline_leave_nothing_on_their_callers_scope(pool):
+    """A preview's job runs inside two scopes of its own (the caller's child, and the preview
+    deadline's inside it); both let go when the job ends. Five previews left five callbacks
+    on the session's scope, one more per preview for the session's life."""
+    scope = Cancel()
+    for number in range(5):
+        assert pool.run("preview", "noop", number, cancel=scope) == number
+    assert scope._callbacks == {}
+    assert pool.run("render", "noop", "render", cancel=scope) == "render"
+    assert scope._callbacks == {}

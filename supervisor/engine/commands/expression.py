@@ -49,7 +49,7 @@ render_command(
     {"comp": COMP_REF, "layer": LAYER_REF, "path": PATH,
      "expression": {"type": "string", "description": "the expression to try (default: the "
                     "one the property has)"}},
-    required=("comp", "layer", "path"), method="check_expression",
+    required=("comp", "layer", "path"), method=lambda renderer: renderer.check_expression,
     waits_on="preview")
 
 
@@ -64,5 +64,5 @@ render_command(
     {"footage": FOOTAGE_REF,
      "output": formatted(OUTPUT_PATH, "the baked .json to write (default: beside the file, "
                                       "NAME_baked.json)")},
-    required=("footage",), method="bake_lottie",
+    required=("footage",), method=lambda renderer: renderer.bake_lottie,
     waits_on="preview")

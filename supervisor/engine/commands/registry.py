@@ -32,7 +32,7 @@ from protocol.model.bezier import PATH_HINT
 from protocol.model.colors import COLOR_HINT
 from protocol.model.easing import NAMES as NAMED_CURVES
 from protocol.model.keyframes import INTERPOLATIONS
-from protocol.model.numbers import is_number, unusable_number_in, unusable_problem
+from protocol.model.schema_checks import value_problem
 from protocol.model.values import GRADIENT_HINT
 from supervisor.errors import CommandError
 
@@ -97,23 +97,12 @@ def command(id: str, title: str, description: str, properties: dict | None = Non
     return register
 
 
-_JSON_TYPES = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": is_number,
-    "boolean": lambda v: isinstance(v, bool),
-    "array": lambda v: isinstance(v, list),
-    "object": lambda v: isinstance(v, dict),
-    "null": lambda v: v is None,
-}
-
-
 def check_params(cmd: Command, params: Any) -> dict:
-    """`params` if they fit the command's schema at the top level: no unknown names, every
-    required one present, each of the declared JSON type and enum, and no number anywhere in
-    them that a project cannot hold (NaN, Infinity: protocol/model/numbers.py), whatever the handler
-    does with it. Deeper checks (a color, a layer that exists) are the handler's, which knows
-    the document."""
+    """`params` if they fit the command's schema: no unknown names, every required one
+    present, and each value of its declared type, enum and bounds, with no number anywhere in
+    it that a project cannot hold (NaN, Infinity), whatever the handler does with it
+    (protocol/model/schema_checks.py, the check the MCP tools' arguments share). Deeper checks
+    (a color, a layer that exists) are the handler's, which knows the document."""
     if params is None:
         params = {}
     if not isinstance(params, dict):
@@ -130,20 +119,9 @@ def check_params(cmd: Command, params: Any) -> dict:
         raise CommandError(f"{cmd.id} needs {', '.join(repr(n) for n in missing)} "
                            f"({cmd.signature()}).")
     for name, value in params.items():
-        unusable = unusable_number_in(value)
-        if unusable is not None:
-            where, number = unusable
-            raise CommandError(f"{cmd.id}: {name} {unusable_problem(number, where)}.")
-        spec = cmd.properties[name]
-        types = spec.get("type")
-        if types is not None:
-            types = [types] if isinstance(types, str) else types
-            if not any(_JSON_TYPES[t](value) for t in types):
-                raise CommandError(f"{cmd.id}: {name} must be {' or '.join(types)}, got "
-                                   f"{value!r}.")
-        if "enum" in spec and value not in spec["enum"]:
-            raise CommandError(f"{cmd.id}: {name} must be one of "
-                               f"{', '.join(map(str, spec['enum']))}, got {value!r}.")
+        problem = value_problem(cmd.properties[name], value)
+        if problem is not None:
+            raise CommandError(f"{cmd.id}: {name} {problem}.")
     return params
 
 

@@ -313,7 +313,7 @@ render_command(
     "better started with the render_start tool: a host may cut a long request off. Only one "
     "render runs at a time.",
     {"wait": {"type": "boolean", "description": "block until done (default true)"}},
-    method="render")
+    method=lambda renderer: renderer.render)
 
 render_command(
     "renderQueue.estimate", "Estimate a render's time",
@@ -322,9 +322,9 @@ render_command(
     "and their time scaled to the item's frames (those left to write, with skipExisting) "
     "shared among the render workers. Returns {item, seconds, frames, sampled, perFrame, "
     "workers}. A guide, not a promise: other work on the machine slows a render.",
-    {"item": ITEM_REF}, required=("item",), method="estimate")
+    {"item": ITEM_REF}, required=("item",), method=lambda renderer: renderer.estimate)
 
 render_command(
     "renderQueue.stop", "Stop rendering",
     "Stop the running render; finished items and frames are kept, partial files removed.",
-    method="stop")
+    method=lambda renderer: renderer.stop)

@@ -238,4 +238,4 @@ render_command(
      "maxSide": {"type": "integer", "minimum": 0, "description": "the longer side at most "
                   "(default 960; 0 = full size)"},
      "transparent": {"type": "boolean", "description": "leave the background out"}},
-    required=("params",), method="preview_template", waits_on="preview")
+    required=("params",), method=lambda renderer: renderer.preview_template, waits_on="preview")

@@ -30,7 +30,7 @@ render_command(
      "renderGraphics": {"type": "boolean",
                         "description": "pre-render graphics layers beside the timeline and "
                                        "place them as clips (default false)"}},
-    required=("comp", "path"), method="timeline_export",
+    required=("comp", "path"), method=lambda renderer: renderer.timeline_export,
     waits_on="preview")
 
 render_command(
@@ -47,7 +47,7 @@ render_command(
      "frameRate": {"type": "number", "description": "an EDL's frame rate, which the file does "
                                                     "not say (default 24); other formats "
                                                     "name their own"}},
-    required=("path",), method="timeline_import",
+    required=("path",), method=lambda renderer: renderer.timeline_import,
     waits_on="preview")
 
 render_command(
@@ -59,5 +59,5 @@ render_command(
     "Lottie cannot hold (effects, video, sound) is listed in warnings. Returns {path, layers, "
     "assets, warnings}.",
     {"comp": COMP_REF, "path": formatted(WRITE_PATH, "the Lottie file (.json) to write")},
-    required=("comp", "path"), method="lottie_export",
+    required=("comp", "path"), method=lambda renderer: renderer.lottie_export,
     waits_on="preview")
