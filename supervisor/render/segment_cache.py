@@ -38,7 +38,9 @@ import re
 
 import av
 
+from protocol.model.effects import effect_files
 from supervisor.engine.footage_reads import files_of
+from workers.compositor.color_management import is_builtin
 from workers.compositor.fonts import family_faces
 from workers.compositor.frame import output_size
 from workers.exporter import Chunk, OpenedFiles
@@ -71,11 +73,13 @@ def content_key(document: dict) -> str:
 def drawn_files(document: dict) -> list[str]:
     """Every file a document's frames can be drawn from: each footage item's (a sequence's
     folder and frames, an SVG, a Lottie file, a sound, a video: footage_reads.files_of, the
-    rule confinement checks too), each text layer's font file, or the files of the family it
-    names (bundled or the system's)."""
+    rule confinement checks too), each lut effect's .cube, each text layer's font file or the
+    files of the family it names (bundled or the system's), and the project's OpenColorIO
+    config when it is a file rather than a built-in one."""
     files = [file for item in document.get("footage", []) for file in files_of(item["path"])]
     for comp in document.get("comps", []):
         for layer in comp.get("layers", []):
+            files += effect_files(layer)
             if layer.get("type") != "text":
                 continue
             content = layer.get("content") or {}
@@ -83,6 +87,9 @@ def drawn_files(document: dict) -> list[str]:
                 files.append(content["fontFile"])
             else:
                 files += [face.path for face in family_faces(content.get("font"))]
+    config = (document.get("colorManagement") or {}).get("config")
+    if config and not is_builtin(config):
+        files.append(config)
     return list(dict.fromkeys(files))
 
 
