@@ -14,6 +14,7 @@ import psutil
 from supervisor.cli import claims
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import popen, rendervisor, small_project
+from tests.helpers.conditions import wait_until
 from workers.exporter.complete_frames import is_complete_frame
 
 
@@ -129,11 +130,7 @@ def test_watch_polls_until_sigterm_then_exits_promptly(tmp_path):
     node = popen("watch", tmp_path, "--workers", "1")
     assert node.stdout.readline().startswith("idle: ")  # its first pass is over
     [project] = drop_projects(tmp_path, 1, frames=3)  # dropped while it watches
-    deadline = time.monotonic() + 120
-    while not os.path.exists(project + ".status.json") or \
-            json.loads(open(project + ".status.json").read())["state"] != "done":
-        assert time.monotonic() < deadline, "the dropped project was never rendered"
-        time.sleep(0.2)
+    wait_until(lambda: state_of(project) == "done", 120, "the dropped project was not rendered")
     started = time.monotonic()
     node.send_signal(signal.SIGTERM)
     out, err = node.communicate(timeout=30)

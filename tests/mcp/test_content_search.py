@@ -120,8 +120,9 @@ def test_a_search_past_its_deadline_returns_what_it_found_with_a_note(start_serv
     assert [r["path"] for r in found["results"]] == [str(tmp_path / "0_hit.txt")]
     assert found["truncated"] is True
     assert "deadline" in found["note"] and "1_slow.txt" in found["note"]
-    # The deadline is 10 s; the search itself would take far longer.
-    assert 9 < took < 20
+    # The deadline is 10 s; the search itself would take a minute on an idle machine. The upper
+    # bound leaves room for one shared with other test runs.
+    assert 9 < took < 40
 
 
 def test_a_line_longer_than_the_pattern_searches_is_searched_in_its_start_and_noted(

@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from protocol.model.sheet_grid import LABEL_HEIGHT, PADDING
+from tests.helpers.conditions import wait_until
 from tests.helpers.mcp_process import McpProcess
 
 # A 40x40 red square moving from x 20 to x 620 (its center) over a 2 s comp, linearly: at comp
@@ -178,10 +179,8 @@ def test_a_running_render_never_delays_a_filmstrip(server, tmp_path):
     build(server, steps)
     started = server.run("command_run", {"id": "renderQueue.render", "params": {"wait": False}})
     assert started["isError"] is False
-    deadline = time.monotonic() + 120
-    while not any(tmp_path.glob("long_*.png")):  # the render workers are busy now
-        assert time.monotonic() < deadline, "the render never wrote a frame"
-        time.sleep(0.05)
+    # The render workers are busy now.
+    wait_until(lambda: any(tmp_path.glob("long_*.png")), 120, "the render wrote no frame")
     began = time.monotonic()
     result = server.run("render_filmstrip", {"comp": "Long", "count": 4, "max_side": 512},
                         timeout=60)
