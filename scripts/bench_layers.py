@@ -15,7 +15,9 @@ one reused array. Prints one JSON object.
 - `--before CHECKOUT`: the same scenes drawn by another checkout of rendervisor (the code before
   a change), in a child process, pass by pass between ours, so both see the same machine.
 
-Each figure is the best of `--passes` (the range of passes beside it), after a warm-up frame.
+Each figure is the best of `--passes` (the range of passes beside it), after a warm-up frame,
+timed by the process's CPU time (`--clock wall` for wall time): on a machine shared with
+other work, wall time is mostly the scheduler's, CPU time far less.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def scene_documents() -> dict:
     }
 
 
-def encode_seconds(document: dict, frames: int) -> float:
+def encode_seconds(document: dict, frames: int, clock=time.perf_counter) -> float:
     """Seconds for the render_chunk task to draw and write `frames` frames as JPEG files."""
     class Job:
         def __init__(self, payload):
@@ -76,37 +78,38 @@ def encode_seconds(document: dict, frames: int) -> float:
                     "output": os.path.join(folder, f"{token}_[#####].jpg"),
                     "frameRate": comp["frameRate"], "codecOptions": {}}
         render_chunk(Job(payload([0], "warm")))
-        started = time.perf_counter()
+        started = clock()
         render_chunk(Job(payload(range(frames), "run")))
-        return time.perf_counter() - started
+        return clock() - started
 
 
-def one_pass(documents: dict, frames: int, encode: bool) -> dict:
+def one_pass(documents: dict, frames: int, encode: bool, clock) -> dict:
     """{scene: seconds per frame}, and the solids' with encoding."""
-    result = {name: render_seconds(document, frames) / frames
+    result = {name: render_seconds(document, frames, clock) / frames
               for name, document in documents.items()}
     if encode:
         for name in ("solids_1", "solids_400"):
-            result[name + "_jpeg"] = encode_seconds(documents[name], frames) / frames
+            result[name + "_jpeg"] = encode_seconds(documents[name], frames, clock) / frames
     return result
 
 
-def peer_pass(frames: int) -> dict:
+def peer_pass(frames: int, clock) -> dict:
     peer.solids_loop(1, 2)  # warm-up
     result = {}
     with tempfile.TemporaryDirectory(prefix="rendervisor-peer-") as folder:
         for count in (1, 400):
-            result[f"solids_{count}"] = peer.solids_loop(count, frames) / frames
-            result[f"solids_{count}_jpeg"] = peer.solids_loop(count, frames, folder) / frames
+            result[f"solids_{count}"] = peer.solids_loop(count, frames, clock=clock) / frames
+            result[f"solids_{count}_jpeg"] = peer.solids_loop(count, frames, folder,
+                                                              clock) / frames
     return result
 
 
-def before_pass(checkout: str, documents_file: str, frames: int) -> dict:
+def before_pass(checkout: str, documents_file: str, frames: int, cpu: bool) -> dict:
     """One pass of the scenes timed by another checkout's code, in a child process."""
     env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
     output = subprocess.run([sys.executable, os.path.join(HERE, "frame_timing.py"),
-                             documents_file, str(frames)], env=env, capture_output=True,
-                            text=True, check=True, cwd=checkout).stdout
+                             documents_file, str(frames), *(["cpu"] if cpu else [])], env=env,
+                            capture_output=True, text=True, check=True, cwd=checkout).stdout
     return json.loads(output)
 
 
@@ -128,17 +131,22 @@ def main() -> int:
                                                                   layer_scenes.FPS))
     parser.add_argument("--before", metavar="CHECKOUT",
                         help="also measure the scenes with another checkout's code")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="time by the process's CPU time (the default: what a shared "
+                             "machine disturbs least) or by wall time")
     args = parser.parse_args()
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     documents = scene_documents()
     ours, peers, befores = [], [], []
     with tempfile.NamedTemporaryFile("w", suffix=".json") as documents_file:
         json.dump(documents, documents_file)
         documents_file.flush()
         for _ in range(args.passes):
-            ours.append(one_pass(documents, args.frames, encode=True))
-            peers.append(peer_pass(args.frames))
+            ours.append(one_pass(documents, args.frames, encode=True, clock=clock))
+            peers.append(peer_pass(args.frames, clock))
             if args.before:
-                befores.append(before_pass(args.before, documents_file.name, args.frames))
+                befores.append(before_pass(args.before, documents_file.name, args.frames,
+                                           args.clock == "cpu"))
     best, peer = summary(ours), summary(peers)
     seconds = {name: value[0] for name, value in best.items()}
     peer_seconds = {name: value[0] for name, value in peer.items()}
@@ -164,7 +172,8 @@ def main() -> int:
     still = seconds["moving_over_100_still"] / seconds["moving_alone"]
     print(json.dumps({
         "size": [layer_scenes.WIDTH, layer_scenes.HEIGHT], "frames": args.frames,
-        "passes": args.passes, "per_layer": layer, "scenes": scenes,
+        "passes": args.passes, "clock": args.clock,
+        "load_average": round(os.getloadavg()[0], 2), "per_layer": layer, "scenes": scenes,
         "moving_over_still": {"ratio_to_alone": round(still, 3),
                               "passes_ratio": [round(p["moving_over_100_still"] /
                                                      p["moving_alone"], 3) for p in ours],

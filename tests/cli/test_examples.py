@@ -20,6 +20,7 @@ import bench_project  # noqa: E402
 import logo_reveal  # noqa: E402
 import lower_third  # noqa: E402
 import orbits  # noqa: E402
+import remotion_equivalent  # noqa: E402
 import speaker_cards  # noqa: E402
 import title_card  # noqa: E402
 
@@ -33,6 +34,8 @@ def build_into(name, folder):
         return orbits.build(str(folder))
     if name == "speaker_cards":
         return speaker_cards.build(str(folder))
+    if name == "remotion_equivalent":
+        return remotion_equivalent.build(folder=str(folder))
     if name == "lower_third":
         # The committed clip: re-encoding it is slow and x264's bytes are not the point here.
         # The bed is written again: the wave module's bytes are the same everywhere.
@@ -42,7 +45,7 @@ def build_into(name, folder):
 
 
 EXAMPLES_BUILT = ["title_card", "lower_third", "bench", "logo_reveal", "speaker_cards",
-                  "orbits"]
+                  "orbits", "remotion_equivalent"]
 
 
 @pytest.mark.parametrize("name", EXAMPLES_BUILT)

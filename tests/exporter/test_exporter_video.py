@@ -15,7 +15,7 @@ from workers.exporter import (JoinError, OpenedFiles, encode_segment, join_segme
                               keyframe_interval_for, segment_path, segment_ranges)
 from workers.exporter.segments import (KEYFRAME_INTERVAL, KEYFRAME_UNITS, MAX_KEYFRAME_INTERVAL,
                                        MIN_KEYFRAME_INTERVAL)
-from workers.exporter.pixels import over_black
+from workers.exporter.pixels import is_opaque, over_black
 
 FRAMES = 30
 INTERVAL = 10  # key frame interval for these tests: three runs in 30 frames
@@ -259,3 +259,13 @@ def test_a_video_is_the_same_bytes_every_time_whatever_its_size(tmp_path, fmt):
     again = render(tmp_path, fmt, frames, 1, name="again")
     with open(first, "rb") as one, open(again, "rb") as other:
         assert one.read() == other.read()
+
+
+def test_a_frame_is_opaque_only_when_every_alpha_is_255():
+    frame = np.full((37, 53, 4), 255, np.uint8)
+    assert is_opaque(frame) and is_opaque(frame[:, ::2])
+    for channel in range(4):
+        touched = frame.copy()
+        touched[36, 52, channel] = 254  # the last pixel: one colour channel, or its alpha
+        assert is_opaque(touched) == (channel != 3)
+        assert is_opaque(touched[:, ::-1]) == (channel != 3)

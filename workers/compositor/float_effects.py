@@ -34,8 +34,8 @@ import skia
 from workers.compositor.blending import layer_paint
 from workers.compositor.effects import (COLOR_FILTERS, LayerEffects, blur_sigma,
                                         glow_matrices, shadow_color, shadow_offset)
-from workers.compositor.float_blur import (as_float, blur_step, gaussian_blur, reduce,
-                                           residual_sigma)
+from workers.compositor.float_blur import blur_step, gaussian_blur, reduce, residual_sigma
+from workers.compositor.kept_chains import KEPT_CHAINS, KeptChains
 
 # The device sigma from which a chain (or a mask's feather) is drawn here (see above).
 FLOAT_BLUR_FROM = 4.0
@@ -51,11 +51,16 @@ _NEAREST = skia.SamplingOptions()
 
 def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect | None,
                   opacity: float, blend: skia.BlendMode,
-                  draw_content: Callable[[skia.Canvas], None]) -> bool:
+                  draw_content: Callable[[skia.Canvas], None], kept_as: tuple | None = None,
+                  kept: KeptChains = KEPT_CHAINS) -> bool:
     """Draw what `draw_content` draws (in the layer's coordinates, within `bounds`: its content
     and masks) through `effects`, then onto `canvas` at `opacity` with `blend`, as the layer's
     saveLayer would. False, having drawn nothing, when the pixels the chain needs around what
-    the canvas shows would pass WORK_PIXELS: the caller leaves such a blur to Skia."""
+    the canvas shows would pass WORK_PIXELS: the caller leaves such a blur to Skia.
+
+    `kept_as`, (an owner from kept_chains.new_owner, what else the pixels depend on), says
+    `draw_content` draws the same at every call with that owner: the chain's result is then
+    kept in `kept` and reused while the rest it is made from is the same."""
     space = FilterSpace(canvas.getTotalMatrix())
     if not space.scales:
         return True  # scaled to nothing: nothing shows
@@ -69,9 +74,17 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
     if box[2] * box[3] > max(WORK_PIXELS, 4 * clip.width() * clip.height()) \
             or box[2] * box[3] > MAX_WORK_PIXELS:
         return False
-    pixels, step = _content(space.layer_to_filter, box, bounds, draw_content), 1
-    for name, params in effects.chain:
-        pixels, step = _STAGES[name](pixels, step, params, space)
+    owner, inputs = None, None
+    if kept_as is not None:
+        owner, inputs = kept_as[0], (kept_as[1:], tuple(canvas.getTotalMatrix().get9()),
+                                     tuple(clip), box, None if bounds is None else tuple(bounds),
+                                     repr(effects.chain))
+    result = None if owner is None else kept.get(owner, inputs)
+    if result is None:
+        result = _chain(space, box, bounds, effects, draw_content)
+        if owner is not None:
+            kept.put(owner, inputs, result)
+    pixels, step = result
 
     canvas.save()
     if bounds is not None:
@@ -90,6 +103,16 @@ def draw_in_float(canvas: skia.Canvas, effects: LayerEffects, bounds: skia.Rect 
     canvas.drawImage(_image(pixels, borrow=True), 0, 0, _NEAREST if exact else _LINEAR, paint)
     canvas.restore()
     return True
+
+
+def _chain(space: "FilterSpace", box: tuple, bounds: skia.Rect | None, effects: LayerEffects,
+           draw_content: Callable[[skia.Canvas], None]) -> tuple:
+    """The chain's pixels over `box` and the step they are at: the content drawn, then each
+    effect in order."""
+    pixels, step = _content(space.layer_to_filter, box, bounds, draw_content), 1
+    for name, params in effects.chain:
+        pixels, step = _STAGES[name](pixels, step, params, space)
+    return pixels, step
 
 
 def axis_scale(matrix: skia.Matrix) -> float:
@@ -192,7 +215,9 @@ def _outset(rect: skia.Rect, dx: float, dy: float) -> skia.Rect:
                               rect.bottom() + dy)
 
 
-# -- float pixels: (height, width, 4) float32, premultiplied -----------------------------------
+# -- pixels between stages, premultiplied: the layer's content as drawn, (height, width, 4)
+# uint8; a blur's result, float32; what a float surface drew, a skia.Image of it (no copy until
+# a stage wants numpy) ----------------------------------------------------------------------
 
 def _surface(width: int, height: int) -> skia.Surface:
     # F32, not F16: half floats move an exact 8-bit level by up to 0.03, enough for the dither
@@ -204,15 +229,38 @@ def _surface(width: int, height: int) -> skia.Surface:
     return surface
 
 
-def _read(surface: skia.Surface) -> np.ndarray:
-    return surface.makeImageSnapshot().toarray(colorType=skia.kRGBA_F32_ColorType,
-                                               alphaType=skia.kPremul_AlphaType)
+def _snapshot(surface: skia.Surface) -> skia.Image:
+    """What a float surface holds, as an image (no copy: the surface is not drawn to again).
+    Stages pass it on as it is; the next one that needs numpy reads it (`_array`)."""
+    return surface.makeImageSnapshot()
 
 
-def _image(pixels: np.ndarray, borrow: bool = False) -> skia.Image:
-    """An image of float pixels; with `borrow`, of their very memory (no copy), for a caller
-    that holds `pixels` until the image is drawn."""
-    held = np.ascontiguousarray(as_float(pixels))
+def _array(pixels) -> np.ndarray:
+    """Pixels as numpy: a float surface's snapshot read back, 8-bit or float arrays as they
+    are."""
+    if isinstance(pixels, skia.Image):
+        return pixels.toarray(colorType=skia.kRGBA_F32_ColorType,
+                              alphaType=skia.kPremul_AlphaType)
+    return pixels
+
+
+def _size(pixels) -> tuple[int, int]:
+    """(height, width) of pixels, an array or an image."""
+    if isinstance(pixels, skia.Image):
+        return pixels.height(), pixels.width()
+    return pixels.shape[:2]
+
+
+def _image(pixels, borrow: bool = False) -> skia.Image:
+    """An image of pixels (8-bit, float, or a surface's snapshot, which is one already); with
+    `borrow`, of their very memory (no copy), for a caller that holds `pixels` until the image
+    is drawn. 8-bit pixels stay 8-bit: Skia reads a byte as float exactly as as_float does."""
+    if isinstance(pixels, skia.Image):
+        return pixels
+    if pixels.dtype == np.uint8:
+        return skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
+                                    alphaType=skia.kPremul_AlphaType, copy=not borrow)
+    held = np.ascontiguousarray(pixels)
     # Only memory the caller holds may be borrowed, not a converted copy made here.
     return skia.Image.fromarray(held, colorType=skia.kRGBA_F32_ColorType,
                                 alphaType=skia.kPremul_AlphaType,
@@ -244,21 +292,21 @@ def _content(matrix: skia.Matrix, box: tuple, bounds: skia.Rect | None,
     return pixels
 
 
-def _blurred(pixels: np.ndarray, step: int, sigma: float, space: FilterSpace) -> tuple:
+def _blurred(pixels, step: int, sigma: float, space: FilterSpace) -> tuple:
     """`pixels` (at `step`) blurred by `sigma` layer pixels, and the step the result is at."""
     sigma_x, sigma_y = sigma * abs(space.sx), sigma * abs(space.sy)
     coarse = max(step, space.step(sigma))
-    pixels = reduce(pixels, coarse // step)
+    pixels = reduce(_array(pixels), coarse // step)
     return gaussian_blur(pixels, residual_sigma(sigma_x, coarse, step),
                          residual_sigma(sigma_y, coarse, step)), coarse
 
 
-def _over(below: np.ndarray, below_step: int, above: np.ndarray, above_step: int,
+def _over(below: np.ndarray, below_step: int, above, above_step: int,
           offset=(0.0, 0.0), blend=skia.BlendMode.kSrcOver,
-          below_matrix: list | None = None) -> np.ndarray:
+          below_matrix: list | None = None) -> skia.Image:
     """`above` (at `above_step`) drawn with `blend` over `below` (at the coarser `below_step`,
     moved by `offset` filter pixels, through `below_matrix` once scaled up), at `above_step`."""
-    height, width = above.shape[:2]
+    height, width = _size(above)
     surface = _surface(width, height)
     canvas = surface.getCanvas()
     canvas.save()
@@ -267,26 +315,26 @@ def _over(below: np.ndarray, below_step: int, above: np.ndarray, above_step: int
     scaled_up = skia.Paint()
     if below_matrix is not None:
         scaled_up.setColorFilter(skia.ColorFilters.Matrix(below_matrix))
-    canvas.drawImage(_image(below), 0, 0, _LINEAR, scaled_up)
+    canvas.drawImage(_image(below, borrow=True), 0, 0, _LINEAR, scaled_up)
     canvas.restore()
     paint = skia.Paint()
     paint.setBlendMode(blend)
-    canvas.drawImage(_image(above), 0, 0, _NEAREST, paint)
-    return _read(surface)
+    canvas.drawImage(_image(above, borrow=True), 0, 0, _NEAREST, paint)
+    return _snapshot(surface)
 
 
-def _color_matrix(pixels: np.ndarray, matrix: list) -> np.ndarray:
+def _color_matrix(pixels, matrix: list):
     """A 4x5 color matrix applied by Skia's own color filter, as in its chain."""
     return _color_filtered(pixels, skia.ColorFilters.Matrix(matrix))
 
 
-def _color_filtered(pixels: np.ndarray, color_filter: skia.ColorFilter) -> np.ndarray:
+def _color_filtered(pixels, color_filter: skia.ColorFilter):
     """A colour filter of the chain applied by Skia: 8-bit pixels (a layer's content) on an
     8-bit surface, as Skia's chain would, float ones on a float one."""
-    height, width = pixels.shape[:2]
+    height, width = _size(pixels)
     paint = skia.Paint()
     paint.setColorFilter(color_filter)
-    if pixels.dtype == np.uint8:
+    if isinstance(pixels, np.ndarray) and pixels.dtype == np.uint8:
         out = np.zeros_like(pixels)
         image = skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
                                      alphaType=skia.kPremul_AlphaType)
@@ -295,8 +343,8 @@ def _color_filtered(pixels: np.ndarray, color_filter: skia.ColorFilter) -> np.nd
         del surface  # before `out` is handed on: the surface draws into its memory
         return out
     surface = _surface(width, height)
-    surface.getCanvas().drawImage(_image(pixels), 0, 0, _NEAREST, paint)
-    return _read(surface)
+    surface.getCanvas().drawImage(_image(pixels, borrow=True), 0, 0, _NEAREST, paint)
+    return _snapshot(surface)
 
 
 def _gaussian_blur(pixels, step, params, space):
@@ -305,7 +353,7 @@ def _gaussian_blur(pixels, step, params, space):
 
 def _drop_shadow(pixels, step, params, space):
     # The shadow is the layer's alpha, blurred, in the shadow's color, behind the layer.
-    alpha, at = _blurred(pixels[..., 3:4], step, blur_sigma("dropShadow", params), space)
+    alpha, at = _blurred(_array(pixels)[..., 3:4], step, blur_sigma("dropShadow", params), space)
     color = shadow_color(params)
     premultiplied = np.array([color.fR * color.fA, color.fG * color.fA, color.fB * color.fA,
                               color.fA], dtype=np.float32)

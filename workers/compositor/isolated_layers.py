@@ -20,7 +20,11 @@ from workers.compositor.masks import apply_masks, draw_coverage, feather_sigmas
 
 
 def draw_isolated(canvas: skia.Canvas, drawing, effects: LayerEffects | None, masks: list,
-                  opacity: float, blend: skia.BlendMode, time: float) -> None:
+                  opacity: float, blend: skia.BlendMode, time: float,
+                  kept_as: tuple | None = None) -> None:
+    """`kept_as`: (the layer's token, what else its pixels depend on) when its drawing and masks
+    are the same at every time, so a float chain's result can be kept across frames
+    (kept_chains.py)."""
     bounds = drawing.bounds()
 
     def draw_unmasked(target: skia.Canvas) -> None:
@@ -44,7 +48,8 @@ def draw_isolated(canvas: skia.Canvas, drawing, effects: LayerEffects | None, ma
                 canvas, bounds, opacity, blend, draw_unmasked,
                 lambda target: draw_coverage(target, bounds, masks, time))
             return
-        if float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content):
+        if float_effects.draw_in_float(canvas, effects, bounds, opacity, blend, draw_content,
+                                       kept_as):
             return
     paint = layer_paint(opacity, blend)
     if effects is not None:

@@ -51,6 +51,7 @@ from workers.compositor.footage import FootageCache
 from workers.compositor.footage_layers import footage_duration
 from workers.compositor.layer_kinds import KINDS
 from workers.compositor.isolated_layers import draw_isolated
+from workers.compositor.kept_chains import new_owner
 from workers.compositor.layer_boxes import content_rect
 from workers.compositor.masks import active_masks
 from workers.compositor.matrix_tables import LayerTransforms, set_affine
@@ -320,6 +321,12 @@ class LayerPlan:
         self.drawing = None
         if self.kind is not None and self.kind.reusable and not content_moves:
             self.drawing = self.kind.drawing(owner.ctx, comp_plan.comp, layer, 0.0)
+        # Names the float result of the layer's effects, kept across frames, when what they
+        # apply to is drawn the same at every time (kept_chains.py); the files they read (a
+        # LUT) are part of what it is made from.
+        self.chain_owner = new_owner() if self.drawing is not None and not self._masks_move \
+            else None
+        self._effect_files = effect_files(layer)
         opacity_moves = is_animated(layer["transform"]["opacity"])
         # Whether the layer draws the same pixels at every time it shows: nothing of it or of
         # its parents animated, and a source that does not play (or one that is still itself).
@@ -364,7 +371,9 @@ class LayerPlan:
                 (opacity == 1.0 and blend == NORMAL) or drawing.single_paint):
             drawing.draw(canvas, {"opacity": opacity, "blend": blend})
         else:
-            draw_isolated(canvas, drawing, effects, self.masks, opacity, blend, time)
+            kept_as = None if self.chain_owner is None else (
+                self.chain_owner, tuple(_stamp(path) for path in self._effect_files))
+            draw_isolated(canvas, drawing, effects, self.masks, opacity, blend, time, kept_as)
         canvas.restore()
         if damage is not None:
             damage.append(_reach(drawing.bounds(), effects, matrix))

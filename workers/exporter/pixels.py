@@ -33,10 +33,19 @@ def check_frame(rgba: np.ndarray, width: int | None = None, height: int | None =
                               "have the comp's size")
 
 
+def is_opaque(rgba: np.ndarray) -> bool:
+    """Whether every pixel of an 8-bit RGBA frame is opaque. A C-contiguous frame is read as
+    32-bit words, whose least is at least 0xff000000 (on little-endian machines, alpha is the
+    high byte) exactly when every alpha is 255: one quick pass instead of a strided one."""
+    if rgba.flags["C_CONTIGUOUS"] and np.little_endian:
+        return int(rgba.view(np.uint32).min()) >= 0xFF000000
+    return int(rgba[..., 3].min()) == 255
+
+
 def over_black(rgba: np.ndarray) -> np.ndarray:
     """RGB of the frame composited over black (height x width x 3 uint8), rounded to nearest."""
     alpha = rgba[..., 3:4]
-    if alpha.min() == 255:
+    if is_opaque(rgba):
         return np.ascontiguousarray(rgba[..., :3])
     rgb = rgba[..., :3].astype(np.uint16) * alpha + 128
     return ((rgb + (rgb >> 8)) >> 8).astype(np.uint8)
@@ -63,20 +72,19 @@ def video_frame(rgba: np.ndarray, keep_alpha: bool, pix_fmt: str,
         rgba = as_8_bits(rgba)
     if pix_fmt == "pal8":
         return palette_frame(over_black(rgba), dither)
-    opaque = rgba[..., 3].min() == 255
+    opaque = is_opaque(rgba)
     if dither == "ordered" and pix_fmt in WIDE_TWINS:
         return dithered_frame(rgba if keep_alpha or opaque else over_black(rgba), pix_fmt)
-    if keep_alpha or opaque:
-        # Opaque frames go to the converter as they are: it ignores alpha, and skipping the
-        # RGB copy matters at 1080p.
-        frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(rgba), format="rgba")
-    else:
-        frame = av.VideoFrame.from_ndarray(over_black(rgba), format="rgb24")
-    if frame.format.name != pix_fmt:
-        frame = frame.reformat(format=pix_fmt,
-                               dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
-                               threads=SCALER_THREADS)
-    return frame
+    source, layout = (rgba, "rgba") if keep_alpha or opaque else (over_black(rgba), "rgb24")
+    # Opaque frames go to the converter as they are: it ignores alpha, and skipping the RGB
+    # copy matters at 1080p. The converter reads them where they lie; a frame that goes to the
+    # encoder as it is must be a copy, since the caller draws the next frame into `rgba`.
+    source = np.ascontiguousarray(source)
+    if layout == pix_fmt:
+        return av.VideoFrame.from_ndarray(source, format=layout)
+    return av.VideoFrame.from_numpy_buffer(source, format=layout).reformat(
+        format=pix_fmt, dst_colorspace="itu709" if is_bt709(pix_fmt) else None,
+        threads=SCALER_THREADS)
 
 
 def sample_bits(pix_fmt: str) -> int:

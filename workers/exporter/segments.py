@@ -17,6 +17,7 @@ of the worker count, so every split of one video uses the same grid.
 
 from __future__ import annotations
 
+import itertools
 import os
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -25,6 +26,7 @@ import av
 import numpy as np
 
 from workers.exporter.atomic_files import temporary_path
+from workers.exporter.encoder_thread import EncoderThread
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import fd_path
 from workers.exporter.pixels import check_frame
@@ -136,6 +138,7 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
         os.close(fd)
         raise
     count = 0
+    encoder = None
     try:
         stream = container.add_stream(setup.format.codec, rate=setup.frame_rate)
         configure(stream.codec_context, setup, global_header=False)
@@ -149,53 +152,20 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
                 # settings are not at fault, and the caller reports OSErrors as they are.
                 raise
             raise refused(setup, error) from None
-        encoder = None
-
-        muxed = [first_frame_index]  # the index the next packet must carry
-
-        def drain(packets):
-            # Without B-frames packets come out in frame order, one per frame, each with its
-            # frame index as pts. Checked, because stamping would hide a reordering encoder
-            # (a codecOption turning B-frames back on) behind plausible timestamps.
-            for packet in packets:
-                index = packet.pts
-                if index != muxed[0]:
-                    raise SegmentError(
-                        f"the {fmt} encoder returned frame {index} where frame {muxed[0]} was "
-                        "due; it reorders frames (B-frames), which segments cannot be joined "
-                        "with; remove the codecOption that enables them")
-                muxed[0] += 1
-                packet.stream = stream
-                stamp(packet, index, setup.frame_rate, stream)
-                container.mux(packet)
-
-        def frames_with_first():
-            yield first
-            yield from iterator
-
-        for rgba in frames_with_first():
-            index = first_frame_index + count
+        writer = _SegmentWriter(container, stream, setup, global_header, fmt, codec_options,
+                                first_frame_index, keyframe_interval, on_frame)
+        encoder = EncoderThread(writer.write)
+        for rgba in itertools.chain([first], iterator):
             check_frame(rgba, width, height)
-            restart = index % keyframe_interval == 0 and fmt not in INTRA_ONLY
-            if encoder is None or restart:
-                if encoder is not None:
-                    drain(encoder.encode(None))
-                encoder = fresh_encoder(setup, global_header)
-                if encoder.extradata != stream.codec_context.extradata:
-                    # The file's header describes every packet; a restarted encoder whose
-                    # parameter sets differ would make the packets after it undecodable.
-                    raise SegmentError(f"the {fmt} encoder produced a different stream header "
-                                       "after a restart, so its segments cannot be joined; "
-                                       f"report this with the codecOptions {codec_options}")
-            frame = setup.frame(rgba)
-            frame.pts = index
-            frame.time_base = encoder.time_base
-            drain(encoder.encode(frame))
+            # Converted here, on the caller's thread: a converted frame is a copy, so the
+            # caller may draw the next frame into `rgba` while this one is encoded.
+            encoder.put(setup.frame(rgba), first_frame_index + count)
             count += 1
-            if on_frame is not None:
-                on_frame(index)
-        drain(encoder.encode(None))
+        encoder.finish()
+        writer.finish()
     except BaseException:
+        if encoder is not None:
+            encoder.stop()
         try:
             container.close()
         except Exception:
@@ -207,3 +177,61 @@ def encode_segment(frames: Iterable[np.ndarray], first_frame_index: int, frame_r
     finally:
         os.close(fd)
     return Segment(path, first_frame_index, count)
+
+
+class _SegmentWriter:
+    """The encoding side of a segment, run on its encoder thread (encoder_thread.py): restarts
+    the encoder on the key frame grid, encodes, and muxes the packets in frame order."""
+
+    def __init__(self, container, stream, setup, global_header: bool, fmt: str,
+                 codec_options: dict | None, first_frame_index: int, keyframe_interval: int,
+                 on_frame: Callable[[int], None] | None) -> None:
+        self._container = container
+        self._stream = stream
+        self._setup = setup
+        self._global_header = global_header
+        self._fmt = fmt
+        self._codec_options = codec_options
+        self._keyframe_interval = keyframe_interval
+        self._on_frame = on_frame
+        self._encoder = None
+        self._due = first_frame_index  # the index the next packet must carry
+
+    def write(self, frame: av.VideoFrame, index: int) -> None:
+        setup = self._setup
+        restart = index % self._keyframe_interval == 0 and self._fmt not in INTRA_ONLY
+        if self._encoder is None or restart:
+            if self._encoder is not None:
+                self._drain(self._encoder.encode(None))
+            self._encoder = fresh_encoder(setup, self._global_header)
+            if self._encoder.extradata != self._stream.codec_context.extradata:
+                # The file's header describes every packet; a restarted encoder whose
+                # parameter sets differ would make the packets after it undecodable.
+                raise SegmentError(f"the {self._fmt} encoder produced a different stream header "
+                                   "after a restart, so its segments cannot be joined; report "
+                                   f"this with the codecOptions {self._codec_options}")
+        frame.pts = index
+        frame.time_base = self._encoder.time_base
+        self._drain(self._encoder.encode(frame))
+        if self._on_frame is not None:
+            self._on_frame(index)
+
+    def finish(self) -> None:
+        if self._encoder is not None:
+            self._drain(self._encoder.encode(None))
+
+    def _drain(self, packets) -> None:
+        # Without B-frames packets come out in frame order, one per frame, each with its
+        # frame index as pts. Checked, because stamping would hide a reordering encoder
+        # (a codecOption turning B-frames back on) behind plausible timestamps.
+        for packet in packets:
+            index = packet.pts
+            if index != self._due:
+                raise SegmentError(
+                    f"the {self._fmt} encoder returned frame {index} where frame "
+                    f"{self._due} was due; it reorders frames (B-frames), which segments cannot "
+                    "be joined with; remove the codecOption that enables them")
+            self._due += 1
+            packet.stream = self._stream
+            stamp(packet, index, self._setup.frame_rate, self._stream)
+            self._container.mux(packet)

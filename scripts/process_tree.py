@@ -1,0 +1,59 @@
+"""A command run as a whole process tree and measured: the wall seconds from its start to its
+exit, the CPU seconds of every process in the tree, and the tree's largest resident size.
+
+    run_whole(command, cwd, env, sample=None)
+        -> {"seconds": ..., "cpu_seconds": ..., "peak_rss_mb": ...}
+
+Processes started by a forkserver (rendervisor's render workers) or by a browser (Chromium's
+helpers) are not waited for along the command's own chain of parents, so the kernel's
+children's times (getrusage) never see them. The tree is read instead every SAMPLE_SECONDS,
+each process's own CPU time kept at its last reading: what a process spends in its last
+SAMPLE_SECONDS before it exits is missed, a small undercount for either side of a comparison.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import psutil
+
+SAMPLE_SECONDS = 0.1
+
+
+def run_whole(command: list, cwd: str, env: dict, sample=None) -> dict:
+    """Run `command` to its exit and measure its tree; `sample(process)`, if given, is called
+    about once a second while it runs."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    root = psutil.Process(process.pid)
+    cpu: dict[tuple, float] = {}  # (pid, start time) -> its own CPU seconds at the last reading
+    peak, sampled = 0, started
+    while process.poll() is None:
+        try:
+            tree = [root] + root.children(recursive=True)
+        except psutil.NoSuchProcess:
+            tree = []
+        rss = 0
+        for member in tree:
+            try:
+                with member.oneshot():
+                    times = member.cpu_times()
+                    cpu[(member.pid, member.create_time())] = times.user + times.system
+                    rss += member.memory_info().rss
+            except psutil.Error:
+                pass
+        peak = max(peak, rss)
+        if sample is not None and time.perf_counter() - sampled >= 1.0:
+            sampled = time.perf_counter()
+            sample(process)
+        try:
+            process.wait(SAMPLE_SECONDS)
+        except subprocess.TimeoutExpired:
+            pass
+    seconds = time.perf_counter() - started
+    if process.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed: {process.stderr.read().decode()[-3000:]}")
+    return {"seconds": seconds, "cpu_seconds": sum(cpu.values()), "peak_rss_mb": peak / 2**20}
