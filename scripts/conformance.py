@@ -260,11 +260,13 @@ def _unpremultiplied(rgba: np.ndarray) -> np.ndarray:
     return np.concatenate([np.clip(np.rint(color), 0, 255), alpha], axis=-1).astype(np.uint8)
 
 
-def run_lottie(corpus: str, references: str, isolated: bool) -> dict:
+def run_lottie(corpus: str, references: str, isolated: bool, shard: tuple[int, int] = (1, 1)
+               ) -> dict:
     with open(os.path.join(references, "manifest.json")) as handle:
         manifest = json.load(handle)
     verdicts = []
-    for entry in manifest["files"]:
+    part, parts = shard
+    for entry in manifest["files"][part - 1::parts]:
         with open(os.path.join(corpus, entry["path"]), "rb") as handle:
             data = handle.read()
         references_drawn = []
@@ -354,6 +356,17 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def joined(runs: list[str]) -> dict:
+    """The verdicts of several Lottie runs (the shards of one) as one run's result."""
+    results = []
+    for path in runs:
+        with open(path) as handle:
+            results.append(json.load(handle))
+    verdicts = [verdict for result in results for verdict in result["verdicts"]]
+    return {"lottie-web": results[0].get("lottie-web"), "verdicts": verdicts,
+            "table": table(verdicts, "source", LOTTIE_PLAYERS)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     kinds = parser.add_subparsers(dest="kind", required=True)
@@ -368,9 +381,20 @@ def main() -> None:
     lottie.add_argument("--in-process", action="store_true",
                         help="draw the native players in this process (faster; a file that "
                              "crashes one ends the run)")
+    lottie.add_argument("--shard", default="1/1", metavar="K/N",
+                        help="draw only the K-th of every N files (run N at once, then "
+                             "`tables` their JSON together)")
+    tables = kinds.add_parser("tables", help="one table from the JSON of several runs")
+    tables.add_argument("runs", nargs="+")
+    tables.add_argument("--json")
     args = parser.parse_args()
-    result = run_svg(args.tests, args.per_category) if args.kind == "svg" else \
-        run_lottie(args.corpus, args.references, not args.in_process)
+    if args.kind == "tables":
+        result = joined(args.runs)
+    elif args.kind == "svg":
+        result = run_svg(args.tests, args.per_category)
+    else:
+        part, parts = (int(n) for n in args.shard.split("/"))
+        result = run_lottie(args.corpus, args.references, not args.in_process, (part, parts))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(result, handle, indent=1)

@@ -1,10 +1,10 @@
-"""How much a near-static shot jumps at its key frames under x264 settings: the measure of
-tests/exporter/test_key_frame_pulse.py (a 1.5 px a second drift over a textured picture,
-320x180, 60 frames, encoded in segments on the render's key frame grid as a render does, then
-decoded), for rendervisor's own settings and the alternatives tried. Prints one JSON object per
-line.
+"""How much a near-static shot jumps at its key frames under x264, x265 and SVT-AV1 settings:
+the measure of tests/exporter/test_key_frame_pulse.py (a 1.5 px a second drift over a textured
+picture, 320x180, 60 frames, encoded in segments on the render's key frame grid as a render
+does, then decoded), for rendervisor's own settings and the alternatives tried. Prints one JSON
+object per line.
 
-    .venv/bin/python scripts/key_frame_pulse.py [--only NAME,...]
+    .venv/bin/python scripts/key_frame_pulse.py [--format h264,hevc,av1] [--only "NAME;..."] [--frames N]
 
 For each setting: `ratio`, the largest frame-to-frame difference at a key frame over the median
 difference (the pulse a viewer sees against the shot's motion); `key_over_source`, that same
@@ -24,71 +24,137 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-import numpy as np  # noqa: E402
-
 from tests.exporter.test_key_frame_pulse import (FRAMES, drifting_frames,  # noqa: E402
-                                                 frame_differences)
-from workers.exporter import (OpenedFiles, encode_segment, join_segments,  # noqa: E402
-                              keyframe_interval_for, segment_path, segment_ranges)
+                                                 measure_pulse)
+from workers.exporter import keyframe_interval_for  # noqa: E402
 
-# name -> the item's codecOptions (on top of rendervisor's own: crf 18, mbtree=0)
+# format -> name -> the item's codecOptions (on top of rendervisor's own: for h264 crf 18 and
+# mbtree=0, for hevc crf 20 and cutree=0, for av1 those of protocol/model/output_formats.py)
 SETTINGS = {
-    "rendervisor": {},
-    "mbtree (x264's default)": {"x264-params": "mbtree=1"},
-    "ipratio=1.0": {"x264-params": "ipratio=1.0"},
-    "aq-mode=3": {"x264-params": "aq-mode=3"},
-    "ipratio=1.0, aq-mode=3": {"x264-params": "ipratio=1.0:aq-mode=3"},
-    "ipratio=2.0 (sharper key frames)": {"x264-params": "ipratio=2.0"},
-    "constant qp 20, ipratio=1.0": {"x264-params": "qp=20:ipratio=1.0"},
-    "constant qp 16, ipratio=1.0": {"x264-params": "qp=16:ipratio=1.0"},
-    "psy-rd=0,0": {"x264-params": "psy-rd=0,0"},
-    "deadzones 0, ipratio=1.0": {"x264-params": "deadzone-inter=0:deadzone-intra=0:"
-                                                "ipratio=1.0"},
-    "no dct-decimate, no fast-pskip": {"x264-params": "dct-decimate=0:fast-pskip=0:"
-                                                      "ipratio=1.0"},
-    "dither none": {"dither": "none"},
-    "tune grain": {"tune": "grain"},
-    "tune grain, ipratio=3.0": {"tune": "grain", "x264-params": "ipratio=3.0"},
-    "tune grain, crf 16": {"tune": "grain", "crf": "16"},
-    "tune grain, crf 15": {"tune": "grain", "crf": "15"},
-    "crf 15": {"crf": "15"},
-    "crf 12": {"crf": "12"},
-    "crf 8": {"crf": "8"},
-    "lossless (qp 0)": {"x264-params": "qp=0"},
+    "h264": {
+        "rendervisor": {},
+        "mbtree (x264's default)": {"x264-params": "mbtree=1"},
+        "ipratio=1.0": {"x264-params": "ipratio=1.0"},
+        "aq-mode=3": {"x264-params": "aq-mode=3"},
+        "ipratio=1.0, aq-mode=3": {"x264-params": "ipratio=1.0:aq-mode=3"},
+        "ipratio=2.0 (sharper key frames)": {"x264-params": "ipratio=2.0"},
+        "constant qp 20, ipratio=1.0": {"x264-params": "qp=20:ipratio=1.0"},
+        "constant qp 16, ipratio=1.0": {"x264-params": "qp=16:ipratio=1.0"},
+        "psy-rd=0,0": {"x264-params": "psy-rd=0,0"},
+        "deadzones 0, ipratio=1.0": {"x264-params": "deadzone-inter=0:deadzone-intra=0:"
+                                                    "ipratio=1.0"},
+        "no dct-decimate, no fast-pskip": {"x264-params": "dct-decimate=0:fast-pskip=0:"
+                                                          "ipratio=1.0"},
+        "dither none": {"dither": "none"},
+        "tune grain": {"tune": "grain"},
+        "tune grain, ipratio=3.0": {"tune": "grain", "x264-params": "ipratio=3.0"},
+        "tune grain, crf 16": {"tune": "grain", "crf": "16"},
+        "tune grain, crf 15": {"tune": "grain", "crf": "15"},
+        "crf 15": {"crf": "15"},
+        "crf 12": {"crf": "12"},
+        "crf 8": {"crf": "8"},
+        "lossless (qp 0)": {"x264-params": "qp=0"},
+        "ipratio=1.2": {"x264-params": "ipratio=1.2"},
+        "ipratio=1.7": {"x264-params": "ipratio=1.7"},
+        "qcomp=1.0": {"x264-params": "qcomp=1.0"},
+        "qcomp=0.3": {"x264-params": "qcomp=0.3"},
+        "ipratio=1.0, qcomp=1.0": {"x264-params": "ipratio=1.0:qcomp=1.0"},
+        "aq-mode=0": {"x264-params": "aq-mode=0"},
+        "aq-mode=2": {"x264-params": "aq-mode=2"},
+        "aq-strength=0.5": {"x264-params": "aq-strength=0.5"},
+        "trellis=0": {"x264-params": "trellis=0"},
+        "deblock=-2,-2": {"x264-params": "deblock=-2,-2"},
+        "deblock=2,2": {"x264-params": "deblock=2,2"},
+        "tune stillimage": {"tune": "stillimage"},
+        "preset slow": {"preset": "slow"},
+        "nr=100": {"x264-params": "nr=100"},
+        "ipratio=1.7, psy-rd=1.0,0.5": {"x264-params": "ipratio=1.7:psy-rd=1.0,0.5"},
+        "tune grain, crf 17": {"tune": "grain", "crf": "17"},
+        "crf 16": {"crf": "16"},
+        "dct-decimate=0": {"x264-params": "dct-decimate=0"},
+        "fast-pskip=0": {"x264-params": "fast-pskip=0"},
+        "trellis=0, deadzone-inter=11": {"x264-params": "trellis=0:deadzone-inter=11"},
+        "trellis=0, deadzones 6": {"x264-params": "trellis=0:deadzone-inter=6:"
+                                                  "deadzone-intra=6"},
+        "trellis=0, deadzone-inter=11, dct-decimate=0": {
+            "x264-params": "trellis=0:deadzone-inter=11:dct-decimate=0"},
+        "aq-mode=0, trellis=0": {"x264-params": "aq-mode=0:trellis=0"},
+        "aq-mode=0, ipratio=1.2": {"x264-params": "aq-mode=0:ipratio=1.2"},
+        "aq-mode=0, crf 19": {"x264-params": "aq-mode=0", "crf": "19"},
+        "aq-mode=0, crf 20": {"x264-params": "aq-mode=0", "crf": "20"},
+        "aq-strength=0.5, crf 19": {"x264-params": "aq-strength=0.5", "crf": "19"},
+        "dct-decimate=0, trellis=0": {"x264-params": "dct-decimate=0:trellis=0"},
+    },
+    "hevc": {
+        "rendervisor": {},
+        "cutree (x265's default)": {"x265-params": "cutree=1"},
+        "ipratio=1.0": {"x265-params": "ipratio=1.0"},
+        "ipratio=2.0": {"x265-params": "ipratio=2.0"},
+        "qcomp=1.0": {"x265-params": "qcomp=1.0"},
+        "aq-mode=0": {"x265-params": "aq-mode=0"},
+        "aq-mode=3": {"x265-params": "aq-mode=3"},
+        "psy-rd=0, psy-rdoq=0": {"x265-params": "psy-rd=0:psy-rdoq=0"},
+        "psy-rdoq=4": {"x265-params": "psy-rdoq=4"},
+        "sao=0": {"x265-params": "sao=0"},
+        "strong-intra-smoothing=0": {"x265-params": "strong-intra-smoothing=0"},
+        "rskip=0": {"x265-params": "rskip=0"},
+        "tune grain": {"tune": "grain"},
+        "crf 16": {"crf": "16"},
+        "crf 14": {"crf": "14"},
+        "tune grain, crf 16": {"tune": "grain", "crf": "16"},
+        "lossless": {"x265-params": "lossless=1"},
+        "rdoq-level=0": {"x265-params": "rdoq-level=0"},
+        "aq-mode=0, sao=0": {"x265-params": "aq-mode=0:sao=0"},
+        "aq-mode=0, sao=0, rskip=0": {"x265-params": "aq-mode=0:sao=0:rskip=0"},
+        "ipratio=1.2": {"x265-params": "ipratio=1.2"},
+        "aq-mode=0, crf 21": {"x265-params": "aq-mode=0", "crf": "21"},
+        "early-skip=0, rskip=0": {"x265-params": "early-skip=0:rskip=0"},
+    },
+    "av1": {
+        "rendervisor": {},
+        "preset 6": {"preset": "6"},
+        "preset 10": {"preset": "10"},
+        "no temporal filter": {"svtav1-params": "enable-tf=0"},
+        "tune 0 (visual quality)": {"svtav1-params": "tune=0"},
+        "qp-scale-compress-strength=3": {"svtav1-params": "qp-scale-compress-strength=3"},
+        "qp-scale-compress-strength=3, no tf": {
+            "svtav1-params": "qp-scale-compress-strength=3:enable-tf=0"},
+        "low delay (pred-struct 1)": {"svtav1-params": "pred-struct=1"},
+        "aq-mode=0": {"svtav1-params": "aq-mode=0"},
+        "variance boost": {"svtav1-params": "enable-variance-boost=1"},
+        "crf 26": {"crf": "26"},
+        "crf 20": {"crf": "20"},
+        "crf 26, qp-scale-compress-strength=3, no tf": {
+            "crf": "26", "svtav1-params": "qp-scale-compress-strength=3:enable-tf=0"},
+    },
 }
 
 
-def measure(frames: list, options: dict, folder: str) -> dict:
-    interval = keyframe_interval_for(FRAMES)
-    final = os.path.join(folder, "drift.mp4")
-    if os.path.exists(final):
-        os.remove(final)
-    opened, segments = OpenedFiles(), []
-    for run in segment_ranges(FRAMES, 2, interval):
-        segments.append(segment_path(final, run.start))
-        encode_segment(frames[run.start:run.stop], run.start, 30, "h264", options,
-                       segments[-1], opened=opened, keyframe_interval=interval)
-    join_segments(segments, "h264", final, 30, opened=opened)
-    differences = frame_differences(final)
-    at_keys = differences[[index - 1 for index in range(interval, FRAMES, interval)]]
-    median = float(np.median(differences))
-    source = float(np.median([np.abs(b[..., :3].astype(int) - a[..., :3]).mean()
-                              for a, b in zip(frames, frames[1:])]))
-    return {"ratio": round(float(at_keys.max()) / median, 2),
-            "key_over_source": round(float(at_keys.max()) / source, 2),
-            "follow": round(median / source, 2), "kib": os.path.getsize(final) // 1024}
+def measure(frames: list, fmt: str, options: dict, folder: str) -> dict:
+    pulse = measure_pulse(frames, fmt, options, folder)
+    return {"ratio": round(pulse.at_key / pulse.median, 2),
+            "key_over_source": round(pulse.at_key / pulse.source, 2),
+            "follow": round(pulse.median / pulse.source, 2), "kib": pulse.size // 1024,
+            "keyframe_interval": keyframe_interval_for(len(frames))}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", help="comma-separated names of SETTINGS")
+    parser.add_argument("--format", default=",".join(SETTINGS),
+                        help="comma-separated formats (default: all of them)")
+    parser.add_argument("--only", help="names of a format's SETTINGS, separated by ;")
+    parser.add_argument("--frames", type=int, default=FRAMES,
+                        help=f"length of the shot (default {FRAMES}: a key frame every "
+                             f"{keyframe_interval_for(FRAMES)} frames; 240 gives every 30)")
     args = parser.parse_args()
-    names = args.only.split(",") if args.only else list(SETTINGS)
-    frames = drifting_frames()
+    frames = drifting_frames(args.frames)
     with tempfile.TemporaryDirectory() as folder:
-        for name in names:
-            print(json.dumps({"setting": name, "codecOptions": SETTINGS[name],
-                              **measure(frames, SETTINGS[name], folder)}), flush=True)
+        for fmt in args.format.split(","):
+            names = args.only.split(";") if args.only else list(SETTINGS[fmt])
+            for name in names:
+                options = SETTINGS[fmt][name]
+                print(json.dumps({"format": fmt, "setting": name, "codecOptions": options,
+                                  **measure(frames, fmt, options, folder)}), flush=True)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,8 @@ def render_chunk(job):
     """Payload: snapshot (+ document), comp, frames, firstIndex, token, keyframeInterval,
     format, output, frameRate, codecOptions, skipExisting, scale, transparent, startNumber,
     keepStopped, folder (the held output folder's identity: output_folders.py), display, view
-    (a colour-managed project's output), colorTags. Result: {segment, missing, frames}."""
+    (a colour-managed project's output), colorTags, placeholders (draw missing footage as
+    colour bars). Result: {segment, missing, frames}."""
     spec = job.payload
     document = document_for(spec)
     comp = next((c for c in document["comps"] if c["id"] == spec["comp"]), None)
@@ -66,6 +67,8 @@ def render_chunk(job):
         plan = plan_for(spec, comp["id"], FOOTAGE)
     except (LutError, ColorError) as error:  # a LUT or a colour config read at compile time
         raise TaskError(str(error)) from None
+    # A render allowed to go on without footage draws colour bars where it is missing.
+    plan.ctx.placeholders = bool(spec.get("placeholders"))
     view = output_view(spec)
     if spec.get("colorTags") == "bt2020-pq" and plan.ctx.managed is None:
         raise TaskError(HDR_NEEDS_COLOR_MANAGEMENT)

@@ -33,6 +33,13 @@ class DaskJob:
         self.frames_written.append(number)
 
 
+def hold_document(document: dict) -> dict:
+    """A project snapshot as a Dask task's result: the chunks of a render depend on it, so each
+    node receives it once, and a node that is lost with it is no loss (Dask computes it again,
+    from this task's arguments, on a node that is left; supervisor/cli/cluster.py)."""
+    return document
+
+
 def render_chunk_bytes(payload: dict, document: dict) -> dict:
     """Render one chunk (the render_chunk payload, without the document) and return
     `{"frames": [[number, bytes], ...]}` for an image sequence or `{"segment": bytes}` for a

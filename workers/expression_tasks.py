@@ -99,5 +99,5 @@ def lottie_bake(job):
     except LottieError as error:
         raise TaskError(f"{path} is not {error}") from None
     baked, report = bake(animation)
-    contained, _ = self_contained(baked, files)
+    contained, _ = self_contained(baked, files, for_thorvg=False)
     return {"data": contained, **report}

@@ -14,9 +14,9 @@ need and nothing more.
 
 Every value has a shape (a number, a bit rate, one of some names, a word) made of letters,
 digits and `. , + - _` only, so no value holds a path, a newline, a quote or an escape.
-`x264-params` and `x265-params` are split into `key=value` pairs at ':' here as FFmpeg splits
-them, and every key must be on its encoder's list; since a value holds no quote or backslash,
-FFmpeg can never read the pairs differently from this split.
+`x264-params`, `x265-params` and `svtav1-params` are split into `key=value` pairs at ':' here
+as FFmpeg splits them, and every key must be on its encoder's list; since a value holds no
+quote or backslash, FFmpeg can never read the pairs differently from this split.
 
 The list applies to every session, confined or not: a farm node renders project files that
 other people wrote, so an unconfined run is no sign that its options are trusted.
@@ -117,6 +117,18 @@ X265_KEYS = frozenset("""
     log-level lossless rect amp limit-refs early-skip fast-intra b-intra tskip rskip rc-grain
     max-cll hdr10 hdr10-opt master-display
 """.split())
+# SVT-AV1's own settings (`svtav1-params`) that take a number or a name. None of them reads or
+# writes a file: not `fgs-table`, `stat-file`, `input-stat-file`, `output-stat-file`, `pass`
+# or `roi-map-file`. The colour tags are not among them: rendervisor writes those itself.
+SVTAV1_KEYS = frozenset("""
+    preset crf qp rc tbr mbr keyint irefresh-type scd lookahead pred-struct tune film-grain
+    film-grain-denoise adaptive-film-grain enable-tf tf-strength enable-overlays enable-qm
+    qm-min qm-max chroma-qm-min chroma-qm-max aq-mode enable-variance-boost
+    variance-boost-strength variance-octile sharpness fast-decode tile-rows tile-columns lp
+    enable-cdef enable-restoration enable-dlf enable-mfmv enable-dg min-qp max-qp
+    luminance-qp-bias qp-scale-compress-strength ac-bias recode-loop overshoot-pct
+    undershoot-pct minsection-pct maxsection-pct scm
+""".split())
 # HDR10's mastering metadata, as x265 takes it: the mastering display's primaries and white
 # point in 0.00002 units of CIE 1931 xy, its luminance range in 0.0001 nits (SMPTE ST 2086),
 # and the content's light levels in nits (CTA-861.3).
@@ -134,7 +146,8 @@ X265_SHAPES = {
 FILE_TAKING = frozenset("""
     stats passlogfile x265-stats pass dump-yuv cqmfile qpfile opencl-clbin csv
     analysis-save analysis-load analysis-reuse-file zonefile recon scaling-list lambda-file
-    dolby-vision-rpu dhdr10-info tcfile-in tcfile-out
+    dolby-vision-rpu dhdr10-info tcfile-in tcfile-out fgs-table stat-file input-stat-file
+    output-stat-file roi-map-file
 """.split())
 
 # Format -> option name -> its shape. `pix_fmt` (every format), prores' `profile`, jpeg's
@@ -166,6 +179,11 @@ OPTIONS: dict[str, dict[str, Shape | Params]] = {
              "profile": WORD, "crf": NUMBER, "qp": WHOLE, **RATE_CONTROL, **KEYFRAMES,
              "pix_fmt": PIXEL_FORMAT, "x265-params": Params("x265", X265_KEYS, X265_SHAPES),
              "dither": VIDEO_DITHER},
+    "av1": {"preset": Shape(r"-?[0-9]|1[0-3]", "a whole number from 0 (slowest) to 13"),
+            "crf": Shape(r"[0-9]|[1-5][0-9]|6[0-3]", "a whole number from 0 to 63"),
+            "qp": WHOLE, **RATE_CONTROL, "g": WHOLE, "tile_rows": WHOLE,
+            "tile_columns": WHOLE, "pix_fmt": PIXEL_FORMAT,
+            "svtav1-params": Params("SVT-AV1", SVTAV1_KEYS), "dither": VIDEO_DITHER},
     "prores": {"profile": one_of(*FORMATS["prores"].profiles), "pix_fmt": PIXEL_FORMAT,
                "quant_mat": one_of("auto", "default", "proxy", "lt", "standard", "hq"),
                "bits_per_mb": WHOLE, "mbs_per_slice": WHOLE, "alpha_bits": one_of("0", "8", "16"),
@@ -231,7 +249,7 @@ def check_audio_options(fmt: str, audio, codec, bitrate, owner: str) -> None:
         if audio or codec is not None or bitrate is not None:
             raise CodecOptionRefused(f"{fmt} files carry no sound, so {owner} takes no audio, "
                                      "audioCodec or audioBitrate; render the sound to a wav, "
-                                     "or pick a video format that carries it (h264, hevc, "
+                                     "or pick a video format that carries it (h264, hevc, av1, "
                                      "prores, vp9).")
         return
     if audio is False and spec.audio_only:

@@ -98,11 +98,16 @@ def unsupported(animation: dict) -> list[str]:
     return found
 
 
-def self_contained(animation: dict, files: dict[str, bytes]) -> tuple[bytes, list[str]]:
+def self_contained(animation: dict, files: dict[str, bytes], *, for_thorvg: bool = True
+                   ) -> tuple[bytes, list[str]]:
     """The animation as JSON bytes that name no other file (images from the archive embedded,
-    other external images and font files dropped), and what was dropped, one phrase each."""
+    other external images and font files dropped), and what was dropped, one phrase each.
+    `for_thorvg`: the copy ThorVG is given, rewritten to draw as lottie-web does; a file
+    written for the user to keep (lottie.bake's) is not, so that it is rewritten once when
+    it is drawn (some of those rules scale values, and must not be applied twice)."""
     animation = upgraded(animation)  # a copy, in the format ThorVG reads
-    as_lottie_web_plays(animation)
+    if for_thorvg:
+        as_lottie_web_plays(animation)
     dropped_images = []
     for asset in dicts(animation.get("assets")):
         if not isinstance(asset.get("p"), str):

@@ -72,3 +72,17 @@ def unusable_problem(number: float | int, where: str = "") -> str:
         return (f"has {shown(number)} at {where.lstrip('.')}, not a number rendervisor can use: "
                 f"{RANGE_HINT}")
     return f"is {shown(number)}, not a number rendervisor can use: {RANGE_HINT}"
+
+
+# Digits of the longest index or count given as text: 2^53 has 16.
+MAX_INDEX_DIGITS = 16
+
+
+def written_index(text: Any) -> int | None:
+    """`text` as a whole number when it is one written in ASCII digits (a 1-based index, a list
+    position, a port), else None. str.isdigit alone takes '²', which int() refuses, other
+    scripts' digits, and any length, which int() refuses past 4300 digits: such text is a name."""
+    if isinstance(text, str) and 0 < len(text) <= MAX_INDEX_DIGITS and text.isascii() \
+            and text.isdigit():
+        return int(text)
+    return None

@@ -94,6 +94,10 @@ FORMATS: dict[str, OutputFormat] = {
                      "H.265/HEVC in MP4 (tagged hvc1 so Apple players open it)",
                      default_codec_options={"preset": "medium", "crf": "20"},
                      audio_codecs=("aac",)),
+        OutputFormat("av1", ".mp4", False, "libsvtav1", False,
+                     "AV1 in MP4 (SVT-AV1), yuv420p unless codecOptions set pix_fmt",
+                     default_codec_options={"preset": "8", "crf": "32"},
+                     audio_codecs=("aac",)),
         OutputFormat("prores", ".mov", False, "prores_ks", True,
                      "Apple ProRes in QuickTime; profiles 4444 and 4444xq keep alpha",
                      profiles={"proxy": False, "lt": False, "standard": False, "hq": False,
@@ -133,14 +137,14 @@ def output_format(name: str) -> OutputFormat:
 def format_for_extension(path: str) -> str | None:
     """The format an output name's extension implies (`.mov` -> prores), or None.
 
-    `.mp4` implies h264, the common choice; hevc has to be asked for by name."""
+    `.mp4` implies h264, the common choice; hevc and av1 have to be asked for by name."""
     lowered = path.lower()
     if lowered.endswith(".jpeg"):
         return "jpeg"
     if lowered.endswith(".tiff"):
         return "tiff"
     for f in FORMATS.values():
-        if lowered.endswith(f.extension) and not (f.name == "hevc"):
+        if lowered.endswith(f.extension) and f.name not in ("hevc", "av1"):
             return f.name
     return None
 

@@ -18,6 +18,7 @@ from protocol.model.audio import AUDIO_PROPERTIES, SOUNDING_TYPES
 from protocol.model.effects import EFFECTS, STATIC_KINDS
 from protocol.model.layers import CONTENT, SPATIAL, TRANSFORM
 from protocol.model.masks import MASK_PROPERTIES
+from protocol.model.numbers import written_index
 from protocol.model.text_animators import find_animator, property_of
 from protocol.model.text_animators import paths_of as animator_paths
 
@@ -132,8 +133,7 @@ def find_mask(layer: dict, ref) -> dict:
                          f"({', '.join(m['id'] for m in named)}); name the mask by its id")
     if named:
         return named[0]
-    index = ref if isinstance(ref, int) and not isinstance(ref, bool) else (
-        int(ref) if isinstance(ref, str) and ref.isdigit() else None)
+    index = ref if isinstance(ref, int) and not isinstance(ref, bool) else written_index(ref)
     if index is not None and 1 <= index <= len(masks):
         return masks[index - 1]
     listed = ", ".join(f"{i} {m['name']!r} ({m['id']})" for i, m in enumerate(masks, 1))
@@ -150,8 +150,9 @@ def _effect(layer: dict, ref: str) -> dict:
     named = [effect for effect in effects if effect["effect"] == ref]
     if named:
         return named[0]
-    if ref.isdigit() and 1 <= int(ref) <= len(effects):
-        return effects[int(ref) - 1]
+    index = written_index(ref)
+    if index is not None and 1 <= index <= len(effects):
+        return effects[index - 1]
     listed = ", ".join(f"{i} {fx['effect']} ({fx['id']})" for i, fx in enumerate(effects, 1))
     raise ValueError(f"layer {layer['name']!r} has no effect {ref!r}; "
                      + (f"its effects are {listed}" if effects else "it has no effects"))

@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from protocol.model.keyframes import eased
+from protocol.model.numbers import written_index
 
 UNITS = ("character", "word", "line")
 SHAPES = ("square", "rampUp", "rampDown", "triangle", "round", "smooth")
@@ -49,8 +50,9 @@ def find_animator(animators: list, ref: str) -> dict | None:
     for animator in animators:
         if animator["id"] == ref:
             return animator
-    if isinstance(ref, str) and ref.isdigit() and 1 <= int(ref) <= len(animators):
-        return animators[int(ref) - 1]
+    index = written_index(ref)
+    if index is not None and 1 <= index <= len(animators):
+        return animators[index - 1]
     return None
 
 

@@ -42,6 +42,11 @@ CLAIM_SUFFIX = ".claim"
 # one whose claim was released, waits at most this long; each scan lists two folder levels and
 # reads small files, cheap even on a network share.
 POLL_INTERVAL = 3.0
+# A project whose size or modification time changed within this many seconds is still being
+# written (a copy into the folder, an editor saving) and waits (watch --settle's default).
+# Longer is safer over a slow share whose copies stall between writes; shorter starts a
+# dropped project sooner.
+SETTLE_TIME = 2.0
 # A live node refreshes its claim this often; a claim untouched for STALE_AFTER is taken over.
 # The gap tolerates a busy file server or a paused VM for minutes before a second node starts
 # the same project; lowering it lets a crashed node's project restart sooner.

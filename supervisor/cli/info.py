@@ -1,6 +1,7 @@
 """`rendervisor info PROJECT [--json]`: what a project holds, for an operator planning farm
 tasks without opening it elsewhere: its comps (size, frame rate, duration, frame count), its
-footage (missing files marked) and its render queue (each item's comp, output, format and the
+footage (missing files marked), its template params (what `--set` and `--data` may give) and
+its render queue (each item's index, as `render --item` takes it, comp, output, format and the
 frames it renders). Reads the project; never writes it.
 """
 
@@ -27,13 +28,16 @@ def project_listing(engine) -> dict:
         "footage": [{"name": footage["name"], "id": footage["id"], "kind": footage["kind"],
                      "path": footage["path"], "missing": is_missing(footage)}
                     for footage in doc["footage"]],
-        "renderQueue": [item_listing(item, comps.get(item["comp"]))
-                        for item in doc["renderQueue"]],
+        "params": [{key: param[key] for key in ("name", "type", "default", "required",
+                                                "description")}
+                   for param in engine.run("template.list", {})["params"]],
+        "renderQueue": [item_listing(index, item, comps.get(item["comp"]))
+                        for index, item in enumerate(doc["renderQueue"], 1)],
     }
 
 
-def item_listing(item: dict, comp: dict | None) -> dict:
-    listing = {"id": item["id"], "comp": comp["name"] if comp else None,
+def item_listing(index: int, item: dict, comp: dict | None) -> dict:
+    listing = {"index": index, "id": item["id"], "comp": comp["name"] if comp else None,
                "output": item["output"], "format": item["format"], "frames": item["frames"],
                "frameCount": None, "status": item["status"]}
     for key in ("skipExisting", "startNumber", "resume"):
@@ -58,13 +62,18 @@ def print_listing(listing: dict) -> None:
     for footage in listing["footage"]:
         mark = "  MISSING" if footage["missing"] else ""
         print(f"  {footage['name']}  {footage['kind']}  {footage['path']}{mark}")
+    print(f"params ({len(listing['params'])}):")
+    for param in listing["params"]:
+        given = "required" if param["required"] else f"default {json.dumps(param['default'])}"
+        print(f"  {param['name']}  {param['type']}  {given}"
+              + (f"  {param['description']}" if param["description"] else ""))
     print(f"render queue ({len(listing['renderQueue'])}):")
-    for index, item in enumerate(listing["renderQueue"], 1):
+    for item in listing["renderQueue"]:
         frames = item["frames"] or "all"
         count = "?" if item["frameCount"] is None else item["frameCount"]
         extras = "".join(f"  {key} {item[key]}" for key in ("startNumber", "skipExisting")
                          if key in item)
-        print(f"  {index}. {item['comp']}  {item['format']}  {item['output']}  frames {frames} "
+        print(f"  {item['index']}. {item['id']}  {item['comp']}  {item['format']}  {item['output']}  frames {frames} "
               f"({count} frames)  {item['status']}{extras}")
         if "problem" in item:
             print(f"     {item['problem']}")

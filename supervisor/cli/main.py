@@ -1,5 +1,5 @@
-"""The `rendervisor` command: mcp, render, preview, watch, export, info, clean, commands,
---version.
+"""The `rendervisor` command: mcp, render, preview, watch, export, info, collect, clean,
+commands, --version.
 
 Bad usage and bad input exit 2 with one line on stderr, never a traceback.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
 import sys
 
@@ -15,7 +16,9 @@ from protocol.model.output_formats import FORMATS
 from protocol.model.timeline_formats import TIMELINE_FORMATS
 from supervisor import __version__
 from supervisor.confinement.shell_policy import SHELL_MODES
-from supervisor.cli.claims import POLL_INTERVAL, STALE_AFTER
+from supervisor.cli.claims import POLL_INTERVAL, SETTLE_TIME, STALE_AFTER
+from supervisor.cli.display import PROGRESS_STYLES
+from supervisor.cli.log_lines import append_to_log
 from supervisor.errors import UsageError
 from supervisor.runtime.teardown import JOIN_GRACE, TEARDOWN_GRACE
 
@@ -25,7 +28,7 @@ SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "preview": "supervisor.cli.preview", "watch": "supervisor.cli.watch",
                "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
                "info": "supervisor.cli.info", "export": "supervisor.cli.export",
-               "studio": "supervisor.cli.studio"}
+               "studio": "supervisor.cli.studio", "collect": "supervisor.cli.collect"}
 
 
 EXPORT_FORMATS = (*TIMELINE_FORMATS, "lottie")
@@ -200,8 +203,21 @@ def build_parser() -> Parser:
     render.add_argument("--cluster", metavar="ADDRESS",
                         help="render on a Dask cluster: tcp://HOST:8786, or local for one "
                         "started here")
+    render.add_argument("--item", metavar="NAME|INDEX", action="append", default=[],
+                        help="render this queue item alone (repeatable): its index from 1, as "
+                        "rendervisor info lists it, its id, or its comp's name")
+    render.add_argument("--allow-missing", action="store_true",
+                        help="render even with footage missing: it is drawn as a placeholder "
+                        "and each item says so (default: refuse before rendering)")
     render.add_argument("--json", action="store_true",
-                        help="one JSON event per line on stdout: progress, then done")
+                        help="one JSON event per line on stdout: progress, then done (or "
+                        "error, before exit 2)")
+    render.add_argument("--progress", choices=PROGRESS_STYLES, default="auto",
+                        help="auto (a bar on a terminal, else lines), bar, lines, or openjd: "
+                        "openjd_progress and openjd_status lines on stdout, for Open Job "
+                        "Description runners such as AWS Deadline Cloud")
+    render.add_argument("--log", metavar="FILE",
+                        help="also append every plain line, with its time, to FILE")
     render.add_argument("--quiet", action="store_true",
                         help="print nothing but errors")
 
@@ -255,15 +271,36 @@ def build_parser() -> Parser:
     watch.add_argument("--stale", type=positive_seconds, default=STALE_AFTER, metavar="SECONDS",
                        help="take over another node's claim untouched this long (the node "
                        "died or lost the share); give every node the same (default %(default)g)")
+    watch.add_argument("--settle", type=seconds, default=SETTLE_TIME, metavar="SECONDS",
+                       help="leave a project whose size or time changed this recently: it is "
+                       "still being copied in (default %(default)g)")
+    watch.add_argument("--json", action="store_true",
+                       help="one JSON event per line on stdout instead of plain lines")
+    watch.add_argument("--log", metavar="FILE",
+                       help="also append every line, with its time, to FILE")
 
     info = commands.add_parser(
-        "info", help="list a project's comps, footage and render queue",
+        "info", help="list a project's comps, footage, params and render queue",
         description="List a project's comps (size, frame rate, duration, frame count), its "
-        "footage (missing files marked) and its render queue (each item's comp, output, "
+        "footage (missing files marked), its template params (name, type, default, whether "
+        "required) and its render queue (each item's index for render --item, comp, output, "
         "format and frames), to plan farm tasks. The project is not written.")
     info.add_argument("project", metavar="PROJECT", help="the .rvproj file")
     info.add_argument("--json", action="store_true",
                       help="one JSON object on stdout instead of the listing")
+
+    collect = commands.add_parser(
+        "collect", help="copy a project and every file it reads into one folder",
+        description="Copy the project and every file it reads (footage, a sequence's frames, "
+        "font files, footage params' files) into DIR, its paths rewritten to point there, so "
+        "the job can be sent to render nodes without a shared mount. With --check, copy "
+        "nothing and list what a node given the project's folder alone would miss.")
+    collect.add_argument("project", metavar="PROJECT", help="the .rvproj file")
+    collect.add_argument("dir", metavar="DIR", nargs="?",
+                         help="a new or empty folder to collect into")
+    collect.add_argument("--check", action="store_true",
+                         help="list the files outside the project's folder or missing here, "
+                         "copy nothing (exit 1 when there are any)")
 
     studio = commands.add_parser(
         "studio", help="a page to look at a project: scrub, play, render",
@@ -298,14 +335,16 @@ def build_parser() -> Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = None
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
             raise UsageError("rendervisor: name a command: mcp, render, preview, studio, watch, "
-                             "export, info, clean or commands (see rendervisor --help)")
+                             "export, info, collect, clean or commands (see rendervisor --help)")
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
+        say_failure(args, argv if argv is not None else sys.argv[1:], str(exc))
         return 2
     except KeyboardInterrupt:
         return 130
@@ -315,7 +354,22 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:  # a bug: still one line, never a traceback
-        print(f"rendervisor: failed unexpectedly ({type(exc).__name__}: {exc}); this is a bug "
-              "in rendervisor, please report it with the command that caused it.",
-              file=sys.stderr)
+        sentence = (f"rendervisor: failed unexpectedly ({type(exc).__name__}: {exc}); this is "
+                    "a bug in rendervisor, please report it with the command that caused it.")
+        print(sentence, file=sys.stderr)
+        say_failure(args, argv if argv is not None else sys.argv[1:], sentence)
         return 1
+
+
+def say_failure(args, argv: list[str], sentence: str) -> None:
+    """The sentence that ends a command, also where its output is read: a JSON `error` event
+    on stdout with --json (a script reading events would otherwise see nothing at all), an
+    `openjd_fail` line with --progress openjd, and the --log file. Before the flags were
+    parsed (a usage error), --json is looked for in the words themselves."""
+    wants_json = getattr(args, "json", False) if args is not None else "--json" in argv
+    if wants_json:
+        print(json.dumps({"event": "error", "message": sentence}), flush=True)
+    elif getattr(args, "progress", None) == "openjd":
+        print(f"openjd_fail: {sentence}", flush=True)
+    if getattr(args, "log", None):
+        append_to_log(args.log, sentence)

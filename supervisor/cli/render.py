@@ -26,7 +26,8 @@ from protocol.model.output_names import queue_outputs
 from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
 from supervisor.cli.flag_pairs import flag_pairs
-from supervisor.cli.project import check_writable, open_engine
+from supervisor.cli.project import check_inputs, check_writable, open_engine
+from supervisor.cli.queue_items import pick_items
 from supervisor.cli.template_rows import queue_rows, template_rows
 from supervisor.engine.commands.lookup import find_comp
 from supervisor.engine.probes import own_pool
@@ -46,6 +47,13 @@ def prepare_queue(engine, args, rows=None) -> None:
     options = flag_pairs(args.codec_option, "--codec-option", "KEY=VALUE", "crf=20")
     output = os.path.abspath(args.output) if args.output and rows is None else None
     try:
+        if args.item:
+            if args.comp is not None:
+                raise UsageError("rendervisor render: --item picks items of the project's "
+                                 "queue and --comp replaces the queue with one comp; give one "
+                                 "or the other.")
+            picked = pick_items(engine.doc, args.item)
+            engine.edit_quietly(lambda doc: doc.update(renderQueue=picked))
         comp = args.comp if args.comp is not None else lone_comp(engine)
         if comp is not None:
             engine.edit_quietly(lambda doc: doc["renderQueue"].clear())
@@ -137,6 +145,7 @@ def run(args) -> int:
         folders = {os.path.dirname(output): output for output in outputs.values()}
         for output in folders.values():  # a folder once, however many rows write into it
             check_writable(output, "render")
+        check_inputs(engine, args.allow_missing)
         display = display_for(args)
         display.name_rows({item: (row, outputs[item]) for item, row in row_of.items()})
         renderers = start_pool(args.workers, args.cluster, pool=pool)
@@ -167,11 +176,12 @@ def start_pool(workers: int, cluster: str | None = None, kind: str = "render", p
 
 
 def render_queue(engine, pool, work: Work, chunk_size: int | None = None,
-                 on_item=None) -> dict:
+                 on_item=None, allow_missing: bool = False) -> dict:
     """Render the engine's queue on `pool` with `work`'s progress and cancel (and each item's
-    events told to `on_item`); the report, or Cancelled, or CommandError (nothing to render,
-    outputs that clash)."""
-    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size, on_item=on_item)
+    events told to `on_item`; missing footage drawn as a placeholder with `allow_missing`);
+    the report, or Cancelled, or CommandError (nothing to render, outputs that clash)."""
+    engine.render_service = FarmRenderService(pool, chunk_size=chunk_size, on_item=on_item,
+                                              allow_missing=allow_missing)
     return engine.run("renderQueue.render", {"wait": True}, work)
 
 
@@ -179,14 +189,15 @@ def render(engine, pool, args, display) -> int:
     work = Work(report_progress=display.progress)
     on_signals(work.cancel.cancel)
     try:
-        report = render_queue(engine, pool, work, args.chunk_size, display.item)
+        report = render_queue(engine, pool, work, args.chunk_size, display.item,
+                              args.allow_missing)
+        work.cancel.check()  # the signal came as the last item finished
+        display.finished(report)
+        return EXIT_FAILED if report["failed"] else EXIT_OK
     except Cancelled:
         display.interrupted()
         return EXIT_INTERRUPTED
     except CommandError as error:  # nothing to render, outputs that clash
         raise UsageError(f"rendervisor render: {error}") from None
-    if work.cancel.cancelled:  # the signal came as the last item finished
-        display.interrupted()
-        return EXIT_INTERRUPTED
-    display.finished(report)
-    return EXIT_FAILED if report["failed"] else EXIT_OK
+    finally:
+        display.close()

@@ -49,6 +49,7 @@ from typing import Any, Callable
 import supervisor.engine.commands  # noqa: F401  (registers every command family)
 from protocol.model.document import DocumentError, compact, new_document, size_problem
 from protocol.model.frame_spec import FrameSpecError
+from protocol.model.numbers import written_index
 from supervisor.engine.commands.registry import COMMANDS, check_params
 from supervisor.errors import CommandError
 from supervisor.work import Work
@@ -557,10 +558,11 @@ def resolve_references(value: Any, results: list[dict], current: int) -> Any:
     found: Any = source["result"]
     path = match.group(2)
     for segment in path.split(".") if path else []:
+        position = written_index(segment)
         if isinstance(found, dict) and segment in found:
             found = found[segment]
-        elif isinstance(found, list) and segment.isdigit() and int(segment) < len(found):
-            found = found[int(segment)]
+        elif isinstance(found, list) and position is not None and position < len(found):
+            found = found[position]
         else:
             keys = ", ".join(found) if isinstance(found, dict) else type(found).__name__
             raise CommandError(f"{value}: step {number}'s result has no {segment!r} (it has "

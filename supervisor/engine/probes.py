@@ -35,6 +35,7 @@ from typing import Any
 
 from protocol.cancel import Cancel, Cancelled
 from protocol.model.limits import MAX_FONT_BYTES, MAX_PROJECT_BYTES, MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.timeline_summary import MAX_TIMELINE_BYTES
 from protocol.wire.frames import OUT_OF_MEMORY
 from supervisor.confinement.checked_files import NotRegularFile, Verify, open_regular
 from supervisor.confinement.roots import shown
@@ -83,6 +84,9 @@ INPUTS: dict[str, Input] = {
     # A 65^3 LUT, the finest the lut effect applies, is about 8 MB of text.
     "lut": Input("probe_lut", MAX_CUBE_BYTES, "a .cube 3D LUT file",
                  "export it again as a 3D .cube LUT (LUT_3D_SIZE 2 to 65)"),
+    # An editorial timeline (protocol/model/timeline_summary.py says why this much).
+    "timeline": Input("probe_timeline", MAX_TIMELINE_BYTES, "a timeline file",
+                      "export it again from its editor", kept=False),
     # Every project rendervisor saves opens again (protocol/model/limits.py says why).
     "project": Input("probe_project", MAX_PROJECT_BYTES, "a project file",
                      "give the path of a .rvproj file", kept=False),
@@ -104,10 +108,11 @@ class Probes:
         return self._pool if self._pool is not None else own_pool()
 
     def read(self, kind: str, path: str, subject: str, verify: Verify = lambda real: None,
-             cancel: Cancel | None = None) -> dict:
+             cancel: Cancel | None = None, options: dict | None = None) -> dict:
         """The summary of the `kind` file at `path`, or CommandError: a sentence starting with
         `subject` ("cannot import /x/logo.svg", "fontFile /x/a.woff2"). `verify(real_path)`
-        approves the opened file (a confined session's read check)."""
+        approves the opened file (a confined session's read check); `options` go to the task
+        beside the file (a timeline's frameRate)."""
         spec = INPUTS[kind]
         try:
             fd = open_regular(path, verify)
@@ -125,10 +130,11 @@ class Probes:
                 raise CommandError(f"{subject}: at {info.st_size:,} bytes it is over the "
                                    f"{describe_bytes(spec.limit)} {spec.what} may be; "
                                    f"{spec.hint}.")
-            key = (spec.task, path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+            key = (spec.task, path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns,
+                   json.dumps(options, sort_keys=True))
             payload = {"file": {"path": path, "name": shown(path),
                                 "identity": [info.st_dev, info.st_ino]},
-                       "limit": spec.limit}
+                       "limit": spec.limit, **(options or {})}
             return self._answer(key if spec.kept else None, spec.task, payload, subject,
                                 cancel, remember=path)
         finally:
@@ -156,6 +162,25 @@ class Probes:
         key = ("measure_text", json.dumps([content, times], sort_keys=True), stamp)
         return self._answer(key, "measure_text", {"content": content, "times": times},
                             "the text could not be measured", cancel)
+
+    def check_output(self, path: str, expected: dict, cancel: Cancel | None = None) -> str | None:
+        """What is wrong with a file a render just wrote (workers/probes/outputs.py), read back
+        on a probe worker: None when it is whole, else a sentence."""
+        try:
+            fd = open_regular(path)
+        except (NotRegularFile, OSError) as error:
+            return f"it cannot be opened again ({error})"
+        try:
+            info = os.fstat(fd)
+            payload = {"file": {"path": path, "name": shown(path),
+                                "identity": [info.st_dev, info.st_ino]},
+                       "expected": expected}
+            found = self._run("check_output", payload, f"reading back {shown(path)}", cancel)
+        except CommandError as error:  # the probe deadline: not known to be whole
+            return str(error)
+        finally:
+            os.close(fd)
+        return found
 
     def _answer(self, key: Any, task: str, payload: dict, subject: str,
                 cancel: Cancel | None, remember: str | None = None):

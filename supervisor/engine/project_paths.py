@@ -18,24 +18,26 @@ import json
 import os
 
 
-def _path_fields(doc: dict):
-    """(container, key) for every path a document stores."""
+def path_fields(doc: dict):
+    """(kind, container, key) for every path a document stores; kind is "footage", "footage
+    param" (a footage param's default or a queue item's value for it), "output" or "font
+    file"."""
     for footage in doc.get("footage", []):
-        yield footage, "path"
+        yield "footage", footage, "path"
     footage_params = [param for param in doc.get("params") or []
                       if isinstance(param, dict) and param.get("type") == "footage"]
     for param in footage_params:
-        yield param, "default"
+        yield "footage param", param, "default"
     for item in doc.get("renderQueue", []):
-        yield item, "output"
+        yield "output", item, "output"
         values = item.get("params")
         for param in footage_params if isinstance(values, dict) else ():
-            yield values, param.get("name")
+            yield "footage param", values, param.get("name")
     for comp in doc.get("comps", []):
         for layer in comp.get("layers", []):
             content = layer.get("content")
             if layer.get("type") == "text" and isinstance(content, dict) and "fontFile" in content:
-                yield content, "fontFile"
+                yield "font file", content, "fontFile"
 
 
 def relative_inside(path: str, folder: str) -> str:
@@ -52,7 +54,7 @@ def for_saving(doc: dict, project_path: str) -> dict:
     """A copy of `doc` with paths inside the project's folder made relative to it."""
     folder = os.path.dirname(os.path.abspath(project_path))
     saved = json.loads(json.dumps(doc))  # the engine's document stays as it is
-    for holder, key in _path_fields(saved):
+    for _kind, holder, key in path_fields(saved):
         if isinstance(holder.get(key), str):
             holder[key] = relative_inside(holder[key], folder)
     return saved
@@ -61,7 +63,7 @@ def for_saving(doc: dict, project_path: str) -> dict:
 def resolve_opened(doc: dict, project_path: str) -> dict:
     """`doc` (as read from `project_path`) with its relative paths made absolute, in place."""
     folder = os.path.dirname(os.path.abspath(project_path))
-    for holder, key in _path_fields(doc):
+    for _kind, holder, key in path_fields(doc):
         value = holder.get(key)
         if isinstance(value, str) and value and not os.path.isabs(value):
             holder[key] = os.path.normpath(os.path.join(folder, value))

@@ -67,47 +67,34 @@ preset ({", ".join(TEXT_PRESETS)}).
 
 Scenes: make each part its own comp, then scene.add {{comp, source}} them to a main comp
 (end to end) and transition.set {{comp, scene, kind, duration}} between two ({", ".join(TRANSITIONS)}):
-no empty frames between parts. Overlays (backdrop, captions, music) are the main comp's layers.
+no empty frames between parts. Backdrop, captions and music are the main comp's layers.
 
-Footage: layer.add {{type, path}} imports it: a still or an SVG on an image layer, a video or
-an image sequence ("/shots/f_[####].png") on a video layer, Lottie on a lottie layer, a
-sound file (WAV, MP3, ...) on an audio layer. Sound: audio.level in dB (keys fade it),
-audio.muted; audio_levels measures the mix, since a preview is silent.
+Footage: layer.add {{type, path}}: a still or SVG on an image layer, a video or sequence
+("/shots/f_[####].png") on a video layer, Lottie on a lottie layer, sound on an audio layer
+(audio.level in dB; audio_levels measures the mix: previews are silent).
 
-Expressions: prop.setExpression {{comp, layer, path, expression}} drives a property by After
-Effects' expression language (wiggle(2, 30), loopOut("cycle"), time * 90,
-thisComp.layer("Title").transform.position; vectors with add, sub, mul, div); try one with
-expression.check first: an error names its line and column.
+Expressions: prop.setExpression {{comp, layer, path, expression}} in After Effects'
+language (wiggle(2, 30), time * 90); try it with expression.check.
 
-Templates: template.addParam {{name, comp, layer, path}} names a property; renderQueue.add
-{{params: {{name: value}}}} renders a version; template.preview draws one.
+Templates: template.addParam {{name, comp, layer, path}}; renderQueue.add {{params}} renders
+a version.
 
-Hand-off: timeline.export {{comp, path: "/abs/cut.fcpxml"}} gives an editor the cut
-(.otio, .fcpxml, .xml for Premiere, .edl; renderGraphics: true renders titles and shapes
-to clips beside it, else warnings list them); timeline.import {{path}} builds a comp from an
-editor's timeline; lottie.export {{comp, path: "/abs/anim.json"}} writes Lottie for web and
-mobile players.
+Hand-off: timeline.export {{comp, path}} (.otio, .fcpxml, .xml, .edl) gives an editor the
+cut, timeline.import {{path}} reads one, lottie.export {{comp, path}} writes Lottie.
 
 Animate: preset.apply {{comp, layer, preset, time?, duration?, params?}} with
-{", ".join(PRESETS)} (preset.list gives their params), or prop.addKey {{path, time, value}}
-on transform.position, scale, rotation, opacity, ... To fade a whole comp, show it as a
-precomp layer in another comp and fadeIn / fadeOut that layer (or fade a black full-frame
-solid on top).
+{", ".join(PRESETS)} (preset.list gives their params), or prop.addKey {{path, time, value}}.
+To fade a whole comp, fadeIn / fadeOut it as a precomp layer of another comp.
 
-Render: render_start returns at once with a job; call render_status {{job, wait: 30}} again
-and again until its state is done (or failed: each item says why). Each call ends within a
-minute however long the render, so a host that times requests out never cuts it off, as it
-cuts off a blocking renderQueue.render. Finished outputs come back as links with a thumbnail.
-A host with MCP tasks may run any long call as a task instead.
+Render: render_start returns a job at once; call render_status {{job, wait: 30}} until its
+state is done (or failed: each item says why). Each call ends within a minute, so no host
+timeout cuts a render off.
 
 Check: layout_check finds layers off the comp, text outside the title-safe area (the middle
-{TITLE_SAFE:g}%), text overflowing its box, too small, below 4.5:1 contrast with what is
-behind it or on other text, and stretches where almost nothing shows; each message says what
-to change. render_filmstrip {{comp, count?, times?}} shows motion in one image. Drafts:
-renderQueue.add {{scale: 0.5}}; renderQueue.estimate {{item}} says how long a render takes.
-Sound is limited to -1 dBTP (comp audioLimiter, audioCeiling); audioLoudness: -14 sets LUFS.
-prompts/list gives whole recipes: a title card, a lower third, a captioned clip, a product
-card.
+{TITLE_SAFE:g}%), overflowing, too small, under 4.5:1 contrast or on other text, and empty
+stretches; each message says what to change. render_filmstrip {{comp, count?, times?}} shows
+motion in one image. Drafts: renderQueue.add {{scale: 0.5}}. Comp audioLoudness: -14 sets
+LUFS. prompts/list gives whole recipes.
 """
 
 

@@ -201,7 +201,10 @@ def the_task(server, request, modern: bool) -> wire_tasks.Task:
 
 
 def get_task(server, request, modern: bool) -> dict:
-    return wire_tasks.detailed(the_task(server, request, modern), modern)
+    task = the_task(server, request, modern)
+    if modern:
+        server.tasks.delivered(task)  # the 2026 answer carries an ended task's result
+    return wire_tasks.detailed(task, modern)
 
 
 def list_tasks(server, request, modern: bool) -> dict:
@@ -219,6 +222,7 @@ def cancel_task(server, request, modern: bool) -> dict:
         raise RequestError(jsonrpc.INVALID_PARAMS,
                            f"Cannot cancel task: already in terminal status {task.status!r}.")
     server.cancel_task(task)
+    server.tasks.delivered(task)
     return {} if modern else wire_tasks.fields(task, False)
 
 

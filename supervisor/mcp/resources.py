@@ -21,6 +21,7 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote
 
+from protocol.model.numbers import written_index
 from supervisor.engine.commands.lookup import find_comp, find_item
 from supervisor.engine.commands.overview import item_summary
 from supervisor.errors import CommandError
@@ -85,7 +86,8 @@ _PATTERNS = {name: _pattern(entry[0]) for name, entry in TEMPLATES.items()}
 
 def _ref(name: str) -> Any:
     """A name from a URI: an index when it is all digits, as tools take them."""
-    return int(name) if name.isdigit() else name
+    index = written_index(name)
+    return name if index is None else index
 
 
 def read(session, uri: Any) -> tuple[str, str]:

@@ -51,6 +51,10 @@ class TaskStore:
         self._on_status = on_status
         self._tasks: dict[str, wire.Task] = {}
         self._waiters: dict[Any, tuple[str, Callable[[wire.Task], None]]] = {}
+        # Ended tasks whose outcome the client has (a result fetched, a cancel it asked for):
+        # the first to make room when the store is full, so a client that fetches what it
+        # starts is never refused a task.
+        self._delivered: set[str] = set()
         self._lock = threading.Lock()
 
     def create(self, modern: bool, ttl_ms: Any = None) -> wire.Task | str:
@@ -59,12 +63,16 @@ class TaskStore:
         ttl = MAX_TTL if not _is_number(ttl_ms) else min(MAX_TTL, max(1.0, ttl_ms / 1000))
         with self._lock:
             self._purge(now)
+            for task_id in [key for key in self._tasks if key in self._delivered]:
+                if len(self._tasks) < MAX_TASKS:
+                    break
+                self._forget(task_id)
             if len(self._tasks) >= MAX_TASKS:
                 working = sum(not task.terminal for task in self._tasks.values())
                 return (f"rendervisor keeps {MAX_TASKS} tasks at once and holds {MAX_TASKS} "
                         f"({working} working); an ended task's result is kept "
-                        f"{TASK_RETENTION:g} s after it ends. Fetch or cancel some, or call "
-                        "without a task.")
+                        f"{TASK_RETENTION:g} s after it ends, until it is fetched. Fetch "
+                        "results (tasks/result) or cancel some, or call without a task.")
             task = wire.Task(secrets.token_urlsafe(16), modern, now, ttl, POLL_INTERVAL)
             self._tasks[task.task_id] = task
             return task
@@ -107,12 +115,21 @@ class TaskStore:
 
     def when_ended(self, request_id: Any, task: wire.Task,
                    answer: Callable[[wire.Task], None]) -> None:
-        """Call `answer(task)` once the task has ended: now if it has."""
+        """Call `answer(task)` once the task has ended: now if it has. The task's outcome is
+        then the client's (delivered)."""
         with self._lock:
             if not task.terminal:
                 self._waiters[request_id] = (task.task_id, answer)
                 return
+            self._delivered.add(task.task_id)
         answer(task)
+
+    def delivered(self, task: wire.Task) -> None:
+        """The client has the ended task's outcome (a 2026 tasks/get shows the result; a
+        tasks/cancel it asked for): the task may make room for another."""
+        with self._lock:
+            if task.terminal and task.task_id in self._tasks:
+                self._delivered.add(task.task_id)
 
     def forget_wait(self, request_id: Any) -> bool:
         """A tasks/result the client cancelled: it gets no answer. Whether it was waiting."""
@@ -124,6 +141,8 @@ class TaskStore:
             waiting = [key for key, (task_id, _) in self._waiters.items()
                        if task_id == task.task_id]
             answers = [self._waiters.pop(key)[1] for key in waiting]
+            if answers:
+                self._delivered.add(task.task_id)
         for answer in answers:
             answer(task)
         self._on_status(task)
@@ -132,7 +151,11 @@ class TaskStore:
         """Forget ended tasks past their time to live; a working task is never forgotten."""
         for task_id in [key for key, task in self._tasks.items()
                         if task.terminal and now > task.created + task.ttl]:
-            del self._tasks[task_id]
+            self._forget(task_id)
+
+    def _forget(self, task_id: str) -> None:
+        del self._tasks[task_id]
+        self._delivered.discard(task_id)
 
 
 def _is_number(value: Any) -> bool:

@@ -15,9 +15,11 @@ class FarmRenderService(RenderService):
     # stay for that rerun's --skip-existing.
     keep_stopped = True
 
-    def __init__(self, pool, chunk_size: int | None = None, on_item=None) -> None:
+    def __init__(self, pool, chunk_size: int | None = None, on_item=None,
+                 allow_missing: bool = False) -> None:
         super().__init__(pool)
         self.chunk_size = chunk_size
+        self.allow_missing = allow_missing
         # (item id, status, progress) as the run reports each item: the display's row events
         self.on_item = on_item
 

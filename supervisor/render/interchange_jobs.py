@@ -5,11 +5,12 @@ hand the file work to a worker, where OpenTimelineIO runs and untrusted files ar
     timeline.export ──renderGraphics: each graphics run rendered as ProRes 4444 with alpha
                     │   into FOLDER/NAME_graphics/, as the one render (render/service.py)
                     └─► timeline_export job ──► the timeline file
-    timeline.import ──► timeline_import job ──► summary, checked ──► comps (one undo step,
-                                                                      engine/timeline_comps.py)
+    timeline.import ──► probe_timeline on a probe worker (engine/probes.py: opened and checked
+                        here, read there) ──► summary, checked ──► comps (one undo step,
+                                                                   engine/timeline_comps.py)
     lottie.export   ──► lottie_export job ──► the Lottie file
 
-Jobs run on the preview worker, which is always warm and never busy with the render queue.
+Exports run on the preview worker, which is always warm and never busy with the render queue.
 """
 
 from __future__ import annotations
@@ -68,13 +69,15 @@ def lottie_export(service, engine, params: dict, work: Work | None) -> dict:
 def timeline_import(service, engine, params: dict, work: Work | None) -> dict:
     path = _absolute(params["path"], "timeline.import")
     engine.check_path(path, "read")
-    payload = {"path": path}
+    options = {}
     if params.get("frameRate") is not None:
         if params["frameRate"] <= 0:
             raise CommandError(f"timeline.import: frameRate must be above 0, got "
                                f"{params['frameRate']}.")
-        payload["frameRate"] = params["frameRate"]
-    summary = _job(service, work, "timeline_import", payload)
+        options["frameRate"] = params["frameRate"]
+    summary = engine.probes.read("timeline", path, f"cannot import {path}",
+                                 lambda real: engine.check_path(real, "read"),
+                                 work.cancel if work is not None else None, options)
     try:
         check_summary(summary)
     except SummaryError as error:

@@ -99,6 +99,10 @@ class ItemPlan:
     display: str | None = None
     view: str | None = None
     color_tags: str | None = None  # colorTags: bt709 (None) or bt2020-pq (HDR10)
+    # In a render allowed to go on without footage (a farm render's --allow-missing), the
+    # footage found missing, drawn as colour bars (workers/compositor/placeholders.py); None:
+    # missing footage fails the item.
+    placeholders: list[str] | None = None
 
     @property
     def is_sequence(self) -> bool:
@@ -132,12 +136,14 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
                 project_path: str | None = None,
                 own: dict | None = None,
                 relink_hint: str = RELINK_HINT,
-                probes: Probes | None = None) -> list[ItemPlan]:
+                probes: Probes | None = None,
+                allow_missing: bool = False) -> list[ItemPlan]:
     """The plan of every item in `item_ids` (queue order), or RenderRefused on a clash or on
     an output over one of the project's inputs (`document` saved at `project_path`).
 
     `check_write(path)` raises with a sentence when a path may not be written (confinement);
-    `relink_hint` says, in the caller's words, what to do about missing footage.
+    `relink_hint` says, in the caller's words, what to do about missing footage;
+    `allow_missing` renders such an item anyway, the footage drawn as a placeholder.
     `own` maps an item rendering template values to its own (snapshot id, document), or to
     the sentence saying why it cannot render. `probes` reads a video skipExisting may keep
     (supervisor/engine/probes.py)."""
@@ -155,7 +161,7 @@ def plan_render(document: dict, item_ids: list[str], workers: int,
             plan.error = f"{item_id} was not rendered: {snapshot}"
         elif not plan.error:
             plan.snapshot = snapshot
-            plan.error = _refusal(drawn, plan, check_write, item, relink_hint)
+            plan.error = _refusal(drawn, plan, check_write, item, relink_hint, allow_missing)
         plans.append(plan)
     clash = find_clash(planned_output(items[plan.id], plan.comp, fields[plan.id])
                        for plan in plans if not plan.error)
@@ -257,7 +263,7 @@ def _with_rows_footage(document: dict, plans: list[ItemPlan]) -> dict:
 
 
 def _refusal(document: dict, plan: ItemPlan, check_write, item: dict,
-             relink_hint: str) -> str | None:
+             relink_hint: str, allow_missing: bool = False) -> str | None:
     if frames_share_one_file(plan.output, plan.format, len(plan.frames)):
         return (f"{plan.id} was not rendered: its output {plan.output} has no frame number "
                 f"field, so each of its {len(plan.frames)} frames would overwrite the last; "
@@ -275,7 +281,9 @@ def _refusal(document: dict, plan: ItemPlan, check_write, item: dict,
     except CodecOptionRefused as error:
         return f"{plan.id} was not rendered: {error}"
     missing = missing_footage(document, plan.comp)
-    if missing:
+    if allow_missing:
+        plan.placeholders = missing
+    elif missing:
         return (f"{plan.id} was not rendered: comp {plan.comp['name']!r} uses footage that is "
                 f"missing: {', '.join(missing)}; {relink_hint}, then render again.")
     if check_write is not None:

@@ -12,7 +12,9 @@ left behind when it ends (finished outputs) or stops (nothing it created).
         │     or, first among an item's tasks, its sound: "audio_mix" (render/sound_jobs.py)
         │   a dead worker: release it, retry the task once on a fresh worker (new token)
         └── the item's last task in: join the video's segments and its sound track (stream
-            copy), or put a wav's track in place, and keep the output
+            copy), or put a wav's track in place; read the output back (a video on a probe
+            worker, a sequence's frames by their markers: verified_outputs.py), and keep it
+            only if it is whole
     an item is settled once nothing of it runs (a failed one as its last task returns, the
     rest when the threads end): every recorded file of an item not done is removed, except the
     frames it keeps for a rerun with skipExisting: a failed item's from chunks that finished,
@@ -41,11 +43,13 @@ from typing import Callable
 from protocol.cancel import Cancel
 from protocol.wire.frames import OUT_OF_MEMORY
 from protocol.model.frame_spec import spec_of
+from supervisor.engine.probes import Probes
 from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.leftovers import Leftovers
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
 from supervisor.render.snapshot_jobs import run_with_snapshot
+from supervisor.render.verified_outputs import broken_frames, video_problem
 from supervisor.render.sound_jobs import SOUND, place_output, sound_payload, sound_warnings
 from supervisor.runtime.worker_memory import LIMIT_SETTING
 from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
@@ -81,6 +85,7 @@ class ItemRun:
         # even when another chunk fails the item, so a rerun with skipExisting picks up there.
         self.finished_chunks: list[Chunk] = []
         self.reported: set[int] = set()  # frames a worker said it wrote (each is whole)
+        self.broken: set[int] = set()  # frames not whole when read back: never kept
         self.skipped_frames = 0
         self.cached_frames: set[int] = set()  # a resumed video's, from its segment cache
         self.started = False
@@ -123,7 +128,8 @@ class ItemRun:
         failing chunk's may be drawn without their footage), a stopped sequence every frame a
         worker reported written or none (keep_stopped), a done one all of them."""
         if self.finished:
-            return [number for chunk in self.finished_chunks for number in chunk.frames]
+            return [number for chunk in self.finished_chunks for number in chunk.frames
+                    if number not in self.broken]
         return sorted(self.reported) if self.plan.is_sequence and self.keep_stopped else []
 
     def kept_files(self) -> list[str]:
@@ -140,8 +146,10 @@ class ItemRun:
             entry["skipped"] = True
         if self.error and self.status == "failed":
             entry["error"] = self.error
-        if self.warnings:
-            entry["warnings"] = list(self.warnings)
+        warnings = self.warnings + ([placeholder_warning(self.plan.placeholders)]
+                                    if self.plan.placeholders else [])
+        if warnings:
+            entry["warnings"] = warnings
         kept = self.kept_frames()
         entry["framesWritten"] = len(kept)
         entry["framesSkipped"] = self.plan.frames_skipped + self.skipped_frames
@@ -162,8 +170,12 @@ class RenderRun:
                  on_item: Callable[[str, str, float], None] | None = None,
                  kind: str = "render", cancel: Cancel | None = None,
                  keep_stopped: bool = False,
-                 check_write: Callable[[str], object] | None = None) -> None:
+                 check_write: Callable[[str], object] | None = None,
+                 probes: Probes | None = None) -> None:
         self.pool = pool
+        # Where a finished video is read back before its item is done (verified_outputs.py);
+        # None: this process's own probe pool.
+        self.probes = probes or Probes()
         # The session's write rule, asked again of each output folder as it is opened: the
         # plan checked the name, this checks the folder the render holds (raises to refuse).
         self.check_write = check_write
@@ -443,7 +455,12 @@ class RenderRun:
             self._on_progress(written, self.total, message)
 
     def _chunk_done(self, item: ItemRun, index: int, chunk: Chunk, value: dict) -> None:
-        if value.get("missing"):
+        if item.plan.placeholders is not None:
+            # A render allowed to go on without footage: its frames show colour bars there.
+            with self._lock:
+                item.plan.placeholders.extend(path for path in value.get("missing", ())
+                                              if path not in item.plan.placeholders)
+        elif value.get("missing"):
             # Its frames were drawn without that footage: they go with the item's failure.
             self._fail(item, f"{item.plan.id} failed: footage could not be read: "
                              f"{', '.join(value['missing'])}; check the files, then render again.")
@@ -480,6 +497,8 @@ class RenderRun:
             except (JoinError, OSError, ValueError) as error:
                 self._fail(item, f"{plan.id} failed while joining its video segments: {error}.")
                 return
+        if not self._verified(item):
+            return
         with self._lock:
             # Segments the cache could not take are still this render's temporaries.
             uncached = OpenedFiles([path for path in item.segments.values()
@@ -494,6 +513,27 @@ class RenderRun:
             remove_cache(plan.output, item.folder)
         self._settle(item)
         self._on_item(plan.id, "done", 1.0)
+
+    def _verified(self, item: ItemRun) -> bool:
+        """Whether the item's output reads back whole (verified_outputs.py); if not, the item
+        fails and what is broken goes (_settle removes a failed item's files but the frames it
+        keeps)."""
+        plan = item.plan
+        if plan.is_sequence:
+            item.broken.update(broken_frames(plan, plan.frames))
+            if not item.broken:
+                return True
+            self._fail(item, f"{plan.id} failed: {len(item.broken)} of its frames were not "
+                             f"whole images when read back ({spec_of(item.broken)}), so they "
+                             "were removed and the rest kept; render it again with "
+                             "skipExisting to redo them.")
+            return False
+        problem = video_problem(plan, self.probes)
+        if problem is None:
+            return True
+        self._fail(item, f"{plan.id} failed: its output {plan.output} was written, but read "
+                         f"back {problem}, so it was removed; render it again.")
+        return False
 
     def _fail(self, item: ItemRun, message: str, failure: JobFailed | None = None) -> None:
         with self._lock:
@@ -519,7 +559,13 @@ def chunk_payload(plan: ItemPlan, chunk: Chunk, keep_stopped: bool = False) -> d
             "codecOptions": plan.codec_options, "skipExisting": plan.skip_existing,
             "scale": plan.scale, "transparent": plan.transparent,
             "startNumber": plan.start_number, "display": plan.display, "view": plan.view,
-            "colorTags": plan.color_tags}
+            "colorTags": plan.color_tags, "placeholders": plan.placeholders is not None}
+
+
+def placeholder_warning(paths: list[str]) -> str:
+    """An item's warning that it was drawn with colour bars in place of missing footage."""
+    return (f"rendered with colour bars in place of missing footage: {', '.join(paths)}; put "
+            "it back and render again for the finished picture")
 
 
 def chunk_files(plan: ItemPlan, chunk: Chunk) -> list[str]:

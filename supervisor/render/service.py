@@ -51,6 +51,9 @@ class RenderService:
     # Whether a stopped sequence keeps the frames it finished. A session's cancel takes back
     # everything the render wrote; a farm node's keeps them for a rerun (farm_service.py).
     keep_stopped = False
+    # Whether an item showing missing footage renders with a placeholder drawn in its place
+    # (a farm render's --allow-missing) rather than failing.
+    allow_missing = False
 
     def __init__(self, pool: Pool) -> None:
         self.pool = pool
@@ -118,7 +121,8 @@ class RenderService:
                             on_item=(lambda item, status, progress: self._item_event(
                                 engine, item, status, progress)) if queued else None,
                             keep_stopped=self.keep_stopped,
-                            check_write=lambda path: engine.check_path(path, "write"))
+                            check_write=lambda path: engine.check_path(path, "write"),
+                            probes=engine.probes)
             self._current = run
             self._mirrored.clear()  # the document's statuses may have changed since
         if not queued:
@@ -146,7 +150,8 @@ class RenderService:
                                lambda path: engine.check_path(path, "write"),
                                engine.project_path,
                                item_snapshots(engine, snapshot_id, document, ids),
-                               self.relink_hint(engine.project_path), engine.probes)
+                               self.relink_hint(engine.project_path), engine.probes,
+                               self.allow_missing)
         except RenderRefused as refusal:
             raise CommandError(str(refusal)) from None
 

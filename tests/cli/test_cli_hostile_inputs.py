@@ -23,10 +23,10 @@ def card(tmp_path):
     return str(tmp_path / "card.rvproj")
 
 
-def test_a_footage_param_that_crashes_the_svg_parser_is_one_line_exit_2(card, tmp_path):
-    deep = deep_svg(tmp_path / "deep.svg")
+def test_a_footage_param_nested_past_any_svg_parser_is_one_line_exit_2(card, tmp_path):
+    deep = deep_svg(tmp_path / "deep.svg")  # it crashed the parser, and the server, once
     result = rendervisor("render", card, "--set", f"logo={deep}")
-    assert_refused(result, str(tmp_path), "--set logo:", "deep.svg", "crashed")
+    assert_refused(result, str(tmp_path), "--set logo:", "deep.svg", "nest more than 512 deep")
 
 
 def write(path, data: bytes) -> str:

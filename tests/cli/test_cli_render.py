@@ -101,7 +101,7 @@ def test_a_failed_item_exits_1_and_the_others_still_render(tmp_path):
     engine.run("layer.add", {"comp": "Uses logo", "type": "image", "path": str(picture)})
     engine.run("renderQueue.add", {"comp": "Uses logo", "output": "bad.mp4"})
     engine.run("project.save", {})
-    os.unlink(picture)
+    picture.write_bytes(b"not a png")  # there, readable, and found broken only when drawn
     result = rendervisor("render", path)
     assert result.returncode == 1, result.stderr
     assert "done" in result.stdout and "failed" in result.stdout and "logo.png" in result.stdout

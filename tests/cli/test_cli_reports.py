@@ -8,7 +8,7 @@ import os
 import skia
 
 from supervisor.engine.engine import Engine
-from tests.helpers.cli_projects import plate_project, rendervisor, small_project
+from tests.helpers.cli_projects import error_lines, plate_project, rendervisor, small_project
 
 
 def done_event(result) -> dict:
@@ -66,9 +66,11 @@ def test_missing_footage_names_the_file_and_the_project_in_command_line_words(tm
     engine.run("project.save", {"path": str(tmp_path / "logo.rvproj")})
     os.unlink(picture)
     result = rendervisor("render", tmp_path / "logo.rvproj", "--output", tmp_path / "l.mp4")
-    assert result.returncode == 1, result.stderr
-    assert str(picture) in result.stdout and str(tmp_path / "logo.rvproj") in result.stdout
+    assert result.returncode == 2, result.stderr  # found before anything renders
+    [line] = error_lines(result.stderr)
+    assert str(picture) in line and str(tmp_path / "logo.rvproj") in line
     assert "footage.replace" not in result.stdout + result.stderr
+    assert not (tmp_path / "l.mp4").exists()
 
 
 def progress_events(result) -> list[dict]:

@@ -28,12 +28,16 @@ def test_cluster_local_gives_byte_identical_frames_and_video(project, tmp_path):
                              "--output", tmp_path / where / "f_[###].png", "--workers", "2",
                              "--chunk-size", "3", *extra)
         assert frames.returncode == 0, frames.stderr
-        video = rendervisor("render", project, "--comp", "Main", "--output",
-                            tmp_path / f"{where}.mp4", "--workers", "2", *extra)
-        assert video.returncode == 0, video.stderr
+        for fmt in ("h264", "av1"):
+            video = rendervisor("render", project, "--comp", "Main", "--format", fmt,
+                                "--output", tmp_path / f"{where}-{fmt}.mp4", "--workers", "2",
+                                *extra)
+            assert video.returncode == 0, video.stderr
     local, cluster = files(tmp_path / "local"), files(tmp_path / "cluster")
     assert len(local) == 20 and local == cluster
-    assert (tmp_path / "local.mp4").read_bytes() == (tmp_path / "cluster.mp4").read_bytes()
+    for fmt in ("h264", "av1"):
+        assert (tmp_path / f"local-{fmt}.mp4").read_bytes() == \
+            (tmp_path / f"cluster-{fmt}.mp4").read_bytes()
 
 
 def test_a_dask_worker_killed_mid_render_still_gives_the_complete_identical_output(tmp_path):

@@ -7,7 +7,8 @@ import json
 from tests.compositor.test_lottie_footage import shown
 from tests.helpers.engine_projects import engine_with_comp
 from tests.helpers.lottie_documents import (dot_tracing_a_path, moving_square,
-                                           old_bodymovin_square, path_from_a_slot)
+                                           old_bodymovin_square, path_from_a_slot,
+                                           randomised_text_selector)
 from workers.compositor import render_frame
 from workers.compositor.lottie_trial import trial_frames, trial_render
 
@@ -30,18 +31,30 @@ def test_a_current_files_colours_are_left_as_they_are(tmp_path):
 
 
 def test_a_file_that_crashes_thorvg_is_found_by_a_trial_render():
-    phrase = trial_render(json.dumps(path_from_a_slot()).encode(), 30)
-    assert phrase is not None and "crashed drawing it (signal SIGSEGV)" in phrase, phrase
+    phrase = trial_render(json.dumps(randomised_text_selector()).encode(), 60)
+    assert phrase is not None and "crashed drawing it (signal SIGFPE)" in phrase, phrase
     assert trial_render(json.dumps(moving_square()).encode(), 60) is None
 
 
 def test_a_file_that_crashes_thorvg_is_named_in_a_warning_at_import(tmp_path):
+    path = tmp_path / "title.json"
+    path.write_text(json.dumps(randomised_text_selector()))
+    result = engine_with_comp().run("footage.import", {"path": str(path)})
+    assert result["kind"] == "lottie"  # imported; never drawn here: it would end this process
+    assert [w for w in result["warnings"] if w.startswith("title.json: ThorVG, which plays "
+                                                          "Lottie here, crashed drawing it")]
+
+
+def test_a_path_given_by_a_slot_is_drawn_as_lottie_web_fills_it_in(tmp_path):
+    # ThorVG given the file crashes on it (SIGSEGV); the copy it is given has the slot's value.
+    assert "SIGSEGV" in trial_render(json.dumps(path_from_a_slot()).encode(), 30)
     path = tmp_path / "slot.json"
     path.write_text(json.dumps(path_from_a_slot()))
     result = engine_with_comp().run("footage.import", {"path": str(path)})
-    assert result["kind"] == "lottie"  # imported; never drawn here: it would end this process
-    assert [w for w in result["warnings"] if w.startswith("slot.json: ThorVG, which plays "
-                                                          "Lottie here, crashed drawing it")]
+    assert not [w for w in result.get("warnings", []) if "crashed" in w], result
+    engine, _ = shown(tmp_path, path_from_a_slot(), width=64, height=64)
+    pixels = render_frame(engine.doc, "Main", 0.0, transparent=True).pixels
+    assert list(pixels[32, 32]) == [255, 0, 0, 255] and pixels[32, 45, 3] == 0
 
 
 def test_a_trial_plays_the_file_as_a_render_worker_does():

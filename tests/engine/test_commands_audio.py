@@ -219,7 +219,8 @@ def test_render_queue_formats_lists_the_sound_each_format_carries():
                engine_with_comp().run("renderQueue.formats", {})["formats"]}
     codecs = {name: [codec["codec"] for codec in entry["audioCodecs"]]
               for name, entry in formats.items()}
-    assert codecs == {"png": [], "jpeg": [], "tiff": [], "exr": [], "h264": ["aac"], "hevc": ["aac"],
+    assert codecs == {"png": [], "jpeg": [], "tiff": [], "exr": [], "h264": ["aac"],
+                      "hevc": ["aac"], "av1": ["aac"],
                       "prores": ["aac", "pcm_s16le", "pcm_s24le"], "vp9": ["opus"],
                       "gif": [], "wav": ["pcm_s16le", "pcm_s24le", "pcm_f32le"]}
     assert formats["h264"]["audioCodecs"][0]["defaultBitrate"] == 192000

@@ -177,3 +177,22 @@ def test_layer_list_summarises_from_the_top():
     assert result["layers"][2]["transform"]["opacity"] == {"animated": 1, "first": 0}
     with pytest.raises(CommandError, match="layer.list needs 'comp'"):
         engine.run("layer.list", {})
+
+
+@pytest.mark.parametrize("ref", ["²", "١", "1" * 5000])
+@pytest.mark.parametrize("command,params", [
+    ("layer.get", lambda ref: {"comp": "Main", "layer": ref}),
+    ("layer.get", lambda ref: {"comp": ref, "layer": 1}),
+    ("prop.get", lambda ref: {"comp": "Main", "layer": "Red", "path": f"effects.{ref}.radius"}),
+    ("prop.get", lambda ref: {"comp": "Main", "layer": "Red", "path": f"masks.{ref}.feather"}),
+    ("prop.get", lambda ref: {"comp": "Main", "layer": "Title",
+                              "path": f"text.animators.{ref}.range.start"}),
+])
+def test_a_name_of_digits_that_is_no_index_is_refused_as_a_name(command, params, ref):
+    # Python's isdigit() takes '²' (and any length of digits) that int() refuses.
+    engine = engine_with_layers()
+    with pytest.raises(CommandError) as refused:
+        engine.run(command, params(ref))
+    message = str(refused.value)
+    assert not any(word in message for word in ("unexpectedly", "invalid literal", "int()")), \
+        message

@@ -66,8 +66,8 @@ def test_set_list_duplicate_remove_formats():
     engine.run("renderQueue.remove", {"item": items[0]["id"]})
     assert [i["id"] for i in engine.doc["renderQueue"]] == [duplicate["item"]]
     formats = engine.run("renderQueue.formats", {})["formats"]
-    assert [f["format"] for f in formats] == ["png", "jpeg", "tiff", "exr", "h264", "hevc", "prores", "vp9",
-                                              "gif", "wav"]
+    assert [f["format"] for f in formats] == ["png", "jpeg", "tiff", "exr", "h264", "hevc",
+                                              "av1", "prores", "vp9", "gif", "wav"]
     with pytest.raises(CommandError, match="there is no render queue item number 4"):
         engine.run("renderQueue.set", {"item": 4, "frames": "1"})
     with pytest.raises(CommandError, match="renderQueue.remove needs 'item'"):

@@ -126,6 +126,9 @@ def test_a_scene_added_in_front_and_a_scene_given_a_duration():
     ("scene.set", {"scene": 4, "duration": 1}, "no scene number 4"),
     ("scene.set", {"scene": 1, "duration": 0}, "above 0"),
     ("scene.add", {"source": "Main"}, "cannot show itself"),
+    # Shorter than one frame of Main (30 fps), a scene would show in no frame at all.
+    ("scene.add", {"source": "S1", "duration": 1e-9}, "shorter than one frame"),
+    ("scene.set", {"scene": 1, "duration": 0.01}, "shorter than one frame"),
 ])
 def test_refusals_are_one_sentence_and_change_nothing(command, params, words):
     engine = story(2, 3)

@@ -2,6 +2,9 @@
 surviving from one evaluation to the next, and errors as one sentence naming the line and
 column."""
 
+import os
+import subprocess
+import sys
 import time as clock
 
 import pytest
@@ -43,6 +46,28 @@ def test_built_ins_are_frozen_so_one_expression_cannot_change_another_s_math():
     assert scene.value("comp1/B/transform.rotation", 0) == 0
 
 
+@pytest.mark.parametrize("reach", [
+    "thisComp.constructor", "thisLayer.constructor", "Object.getPrototypeOf(function* () {})",
+    "Object.getPrototypeOf(async function () {}).constructor", "Object.getPrototypeOf(Int8Array)",
+])
+def test_no_object_an_expression_can_reach_carries_a_count_to_the_next_evaluation(reach):
+    # A count kept between evaluations would make a frame depend on which frames the same
+    # worker drew before it, and so on the number of workers.
+    scene = bound(driven("A", {"transform.rotation": f"var o = {reach}; o.n = (o.n || 0) + 1; "
+                                                     "o.n || 0"}))
+    assert [scene.value("comp1/A/transform.rotation", t) for t in (0, 0.5, 1.0)] == [0, 0, 0]
+
+
+def test_local_time_is_utc_whatever_zone_the_worker_runs_in():
+    # Render nodes in two time zones must draw the same frames.
+    script = ("from tests.helpers.expression_scenes import value_of; "
+              "print(value_of('new Date(2024, 6, 1, 12).getTimezoneOffset() * 100 + "
+              "new Date(2024, 6, 1, 12).getHours()'))")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env={**os.environ, "TZ": "America/New_York"}, timeout=120)
+    assert shown.stdout.split() == ["12"], shown.stderr
+
+
 def test_a_runaway_loop_is_stopped_by_the_time_limit_with_a_sentence():
     started = clock.monotonic()
     with pytest.raises(ExpressionError) as caught:
@@ -79,8 +104,9 @@ def test_endless_recursion_is_stopped_with_a_sentence():
     ("wiggle('fast', 10)", "wiggle's frequency must be a finite number, not NaN (line 1, "
                            "column 1)"),
     ("thisComp.layer('Nope')", "comp \"Main\" has no layer \"Nope\" (line 1, column 10)"),
-    ("var x = 5;", "it gave no value (undefined): its last statement must be the value"),
-    ("1 / 0", "it gave Infinity"),
+    # Raised after the expression returned: no line of it to name (nor one of the API's).
+    ("var x = 5;", "it gave no value (undefined): its last statement must be the value. Fix"),
+    ("1 / 0", "it gave Infinity. Fix"),
 ])
 def test_an_error_is_one_sentence_naming_the_time_line_and_column(expression, what):
     with pytest.raises(ExpressionError) as caught:

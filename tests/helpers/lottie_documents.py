@@ -81,14 +81,32 @@ def old_bodymovin_square(version="3.1.6") -> dict:
 
 def path_from_a_slot() -> dict:
     """A square whose path is given by a slot (`sid`), which the ThorVG that thorvg-python
-    bundles (1.0) crashes on (SIGSEGV) when it draws a frame: a file only a trial render in a
-    child process may draw."""
+    bundles (1.0) crashes on (SIGSEGV) when it draws a frame, given the file as it is."""
     square = {"c": True, "v": [[-10, -10], [10, -10], [10, 10], [-10, 10]],
               "i": [[0, 0]] * 4, "o": [[0, 0]] * 4}
     layer = shape_layer(1, "rc", (20, 20), (1, 0, 0), (32, 32), (32, 32))
     layer["shapes"][0]["it"][0] = {"ty": "sh", "ks": {"a": 0, "k": square, "sid": "outline"}}
     return animation([layer], width=64, height=64, last=30,
                      slots={"outline": {"p": {"a": 0, "k": square}}})
+
+
+def randomised_text_selector() -> dict:
+    """A text layer whose range selector takes its characters in random order (`rn`), which
+    the ThorVG that thorvg-python bundles (1.0) crashes on (SIGFPE) when it draws a frame, as
+    it did on lottie-web's banner.json."""
+    selector = {"s": {"t": 0, "xe": {"a": 0, "k": 100}, "ne": {"a": 0, "k": 50},
+                      "a": {"a": 0, "k": 100}, "b": 1, "rn": 1, "sh": 3, "o": {"a": 0, "k": 0},
+                      "r": 1},
+                "a": {"p": {"a": 0, "k": [0, 50, 0]}}}
+    text = {"ddd": 0, "ind": 1, "ty": 5, "nm": "title", "sr": 1,
+            "ks": {"o": _static(100), "r": _static(0), "p": _static([40, 100, 0]),
+                   "a": _static([0, 0, 0]), "s": _static([100, 100, 100])},
+            "ao": 0, "ip": 0, "op": 60, "st": 0, "bm": 0,
+            "t": {"d": {"k": [{"s": {"s": 40, "f": "Sans", "t": "LIVE", "j": 0, "tr": 0,
+                                     "lh": 48, "ls": 0, "fc": [0, 0, 0]}, "t": 0}]},
+                  "p": {}, "m": {"g": 1, "a": _static([0, 0])}, "a": [selector]}}
+    return animation([text], fonts={"list": [{"fName": "Sans", "fFamily": "Sans",
+                                              "fStyle": "Regular", "ascent": 75}]})
 
 
 def dot_tracing_a_path() -> dict:

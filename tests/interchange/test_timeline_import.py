@@ -124,3 +124,66 @@ def test_a_timeline_past_the_frame_limit_is_refused_and_changes_nothing(session,
     with pytest.raises(CommandError, match="over the limit of 1,000,000 frames"):
         engine.run("timeline.import", {"path": path})
     assert engine.doc["comps"] == []
+
+
+def _refusal(engine, path) -> str:
+    engine.run("project.new", {})
+    with pytest.raises(CommandError) as raised:
+        engine.run("timeline.import", {"path": str(path)})
+    message = str(raised.value)
+    assert message.startswith(f"cannot import {path}") and "\n" not in message, message
+    assert engine.doc["comps"] == []
+    return message
+
+
+def test_a_fifo_named_as_a_timeline_is_refused_unread(session, tmp_path):
+    # Read as a file, a named pipe would hold the reader until its deadline (or forever).
+    path = tmp_path / "cut.otio"
+    os.mkfifo(path)
+    assert "FIFO" in _refusal(session.engine, path)
+
+
+def test_a_timeline_that_crashes_its_reader_is_refused_naming_the_file(session, tmp_path):
+    # OpenTimelineIO's JSON reader recurses once per level: this depth overflows its stack.
+    path = tmp_path / "deep.otio"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    assert "crashed" in _refusal(session.engine, path)
+    session.engine.run("timeline.import", {"path": str(_tiny_timeline(tmp_path))})
+
+
+def test_a_timeline_with_a_frame_rate_that_is_no_number_is_refused_as_the_files_fault(
+        session, tmp_path):
+    text = otio.adapters.write_to_string(otio.adapters.read_from_file(
+        str(_tiny_timeline(tmp_path))), "otio_json")
+    path = tmp_path / "nan.otio"
+    path.write_text(text.replace('"rate": 24.0', '"rate": NaN'))
+    message = _refusal(session.engine, path)
+    assert "bug in rendervisor" not in message and "finite" in message, message
+
+
+def _tiny_timeline(folder) -> str:
+    track = otio.schema.Track(name="V1")
+    track.append(otio.schema.Clip(name="Shot", source_range=otio.opentime.TimeRange(
+        otio.opentime.RationalTime(0, 24), otio.opentime.RationalTime(24, 24))))
+    path = folder / "tiny.otio"
+    otio.adapters.write_to_file(otio.schema.Timeline(name="Tiny", tracks=[track]), str(path))
+    return path
+
+
+def test_a_clip_whose_media_url_is_empty_names_no_media_and_imports_no_folder(session,
+                                                                               tmp_path):
+    # Read as a path, "" would be the timeline's own folder, imported as an image sequence.
+    for number in (1, 2):
+        (tmp_path / f"frame_{number:04d}.png").write_bytes(b"")
+    track = otio.schema.Track(name="V1")
+    track.append(otio.schema.Clip(
+        name="Shot", media_reference=otio.schema.ExternalReference(target_url=""),
+        source_range=otio.opentime.TimeRange(otio.opentime.RationalTime(0, 24),
+                                             otio.opentime.RationalTime(24, 24))))
+    path = str(tmp_path / "empty.otio")
+    otio.adapters.write_to_file(otio.schema.Timeline(name="Empty", tracks=[track]), path)
+    engine = session.engine
+    engine.run("project.new", {})
+    imported = engine.run("timeline.import", {"path": path})
+    assert imported["footage"] == 0 and engine.doc["footage"] == []
+    assert [entry["media"] for entry in imported["missing"]] == [None]

@@ -42,6 +42,22 @@ def test_templates_read_a_queue_items_render_state_and_a_layer(server):
         missing["error"]["message"]
 
 
+@pytest.mark.parametrize("name", ["%C2%B2", "1" * 5000])
+def test_a_name_of_digits_no_index_can_be_is_a_name_not_found(server, name):
+    # A superscript two is a digit to Python's isdigit but no int; 5000 digits are past int()'s
+    # limit. Both are names, refused as resources not found, never an internal error.
+    server.run("command_batch", {"steps": STEPS})
+    for uri in (f"rendervisor://renders/{name}", f"rendervisor://layers/Intro%20%2F%20Act%201/"
+                                                 f"{name}", f"rendervisor://layers/{name}/Sky"):
+        missing = answer(server, "resources/read", {"uri": uri})
+        assert missing["error"]["code"] == -32002, missing
+        assert "there is no" in missing["error"]["message"]
+    completed = answer(server, "completion/complete", {
+        "ref": {"type": "ref/resource", "uri": "rendervisor://layers/{comp}/{layer}"},
+        "argument": {"name": "layer", "value": ""}, "context": {"arguments": {"comp": name}}})
+    assert completed["result"]["completion"]["values"] == []
+
+
 def test_completions_offer_comp_layer_item_and_preset_names(server):
     server.run("command_batch", {"steps": STEPS})
     layer_ref = {"type": "ref/resource", "uri": "rendervisor://layers/{comp}/{layer}"}

@@ -8,6 +8,7 @@ import anyio
 import av
 from mcp import Client
 
+from supervisor.mcp.tasks import MAX_TASKS
 from tests.helpers.mcp_process import McpProcess
 from tests.helpers.sdk_tasks import SERVER, TasksExtension, legacy_session
 
@@ -101,6 +102,24 @@ def test_a_tool_that_answers_at_once_refuses_to_run_as_a_task():
         support = {tool["name"]: tool["execution"]["taskSupport"] for tool in tools}
         assert {name for name, value in support.items() if value == "optional"} == {
             "shell", "command_run", "command_batch", "render_filmstrip"}
+    finally:
+        server.stop()
+
+
+def test_a_client_that_fetches_every_result_is_never_refused_a_task():
+    # Results fetched make room: only unfetched results and working tasks count against the
+    # bound, so a client polling its quick calls one by one is not locked out for minutes.
+    server = McpProcess()
+    try:
+        server.initialize()
+        for _ in range(MAX_TASKS + 2):
+            created = server.wait_for(server.request("tools/call", {
+                "name": "command_run", "arguments": {"id": "comp.list", "params": {}},
+                "task": {}}))
+            assert "result" in created, created
+            fetched = server.wait_for(server.request(
+                "tasks/result", {"taskId": created["result"]["task"]["taskId"]}))
+            assert "result" in fetched, fetched
     finally:
         server.stop()
 

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from protocol.model.codec_options import (FILE_TAKING, OPTIONS, X264_KEYS, X265_KEYS,
-                                    CodecOptionRefused, Params, accepted_options,
+from protocol.model.codec_options import (FILE_TAKING, OPTIONS, SVTAV1_KEYS, X264_KEYS,
+                                          X265_KEYS, CodecOptionRefused, Params, accepted_options,
                                     check_codec_options)
 from protocol.model.output_formats import FORMATS
 from supervisor.render.plan import RENDER_CODEC_DEFAULTS
@@ -45,6 +45,8 @@ def test_every_format_has_a_list_and_its_own_defaults_pass_it():
     ("h264", {"x264-params": "aq-mode=3:ref=2:deblock=-1,-1:psy-rd=1.0,0.15"}),
     ("hevc", {"preset": "ultrafast"}),
     ("hevc", {"preset": "fast", "crf": "16", "x265-params": "aq-mode=3"}),
+    ("av1", {"preset": "10", "crf": "20"}),
+    ("av1", {"svtav1-params": "tune=0:enable-tf=0:film-grain=8"}),
     ("prores", {"profile": "4444"}),
     ("vp9", {"crf": "20"}),
     ("vp9", {"cpu-used": "8", "deadline": "realtime", "row-mt": 1}),
@@ -66,6 +68,7 @@ def test_a_file_taking_name_is_refused_as_an_option_and_as_a_key_saying_why(name
     assert "read or write a file" in refusal("h264", {name: "/tmp/x"})
     assert "read or write a file" in refusal("h264", {"x264-params": f"crf=20:{name}=/tmp/x"})
     assert "read or write a file" in refusal("hevc", {"x265-params": f"{name}=x"})
+    assert "read or write a file" in refusal("av1", {"svtav1-params": f"{name}=x"})
 
 
 @pytest.mark.parametrize("key", ["dump_yuv", "DUMP-YUV", "'dump-yuv'", '"stats"', "nodump-yuv",
@@ -78,7 +81,7 @@ def test_the_spellings_x264_and_x265_also_read_are_refused_as_files(key):
 def test_no_file_taking_name_is_on_any_list():
     for fmt, options in OPTIONS.items():
         assert not FILE_TAKING & set(options), fmt
-    assert not FILE_TAKING & (X264_KEYS | X265_KEYS)
+    assert not FILE_TAKING & (X264_KEYS | X265_KEYS | SVTAV1_KEYS)
 
 
 def test_an_option_off_the_list_is_named_with_the_accepted_ones():
@@ -104,6 +107,8 @@ def test_an_unknown_params_key_points_at_the_listing():
     ("h264", "crf", float("inf"), "a number"),
     ("jpeg", "qscale", "32", "1 (best) to 31"),
     ("prores", "profile", "ultra", "one of proxy, lt, standard, hq, 4444"),
+    ("av1", "preset", "14", "from 0 (slowest) to 13"),
+    ("av1", "crf", "64", "from 0 to 63"),
     ("prores", "vendor", "apple", "four letters or digits"),
     ("vp9", "row-mt", "yes", "one of 0, 1"),
 ])
@@ -168,4 +173,5 @@ def test_docs_outputs_lists_every_option_and_key():
     words = set(re.findall(r"[A-Za-z0-9_+-]+", section))
     for fmt, options in OPTIONS.items():
         assert set(options) <= words, (fmt, set(options) - words)
-    assert X264_KEYS | X265_KEYS <= words, (X264_KEYS | X265_KEYS) - words
+    keys = X264_KEYS | X265_KEYS | SVTAV1_KEYS
+    assert keys <= words, keys - words

@@ -44,7 +44,8 @@ def test_every_format_has_its_extension_and_kind():
     assert {n: (f.extension, f.is_sequence) for n, f in FORMATS.items()} == {
         "png": (".png", True), "jpeg": (".jpg", True), "tiff": (".tif", True),
         "exr": (".exr", True), "h264": (".mp4", False),
-        "hevc": (".mp4", False), "prores": (".mov", False), "vp9": (".webm", False),
+        "hevc": (".mp4", False), "av1": (".mp4", False), "prores": (".mov", False),
+        "vp9": (".webm", False),
         "gif": (".gif", False), "wav": (".wav", False)}
 
 
@@ -60,7 +61,7 @@ def test_formats_listing_says_codecs_alpha_profiles_and_defaults():
 
 
 def test_unknown_format_lists_the_known_ones():
-    with pytest.raises(UnknownFormatError, match="png, jpeg, tiff, exr, h264, hevc, prores, vp9, gif"):
+    with pytest.raises(UnknownFormatError, match="png, jpeg, tiff, exr, h264, hevc, av1, prores, vp9, gif"):
         output_format("avi")
 
 

@@ -54,12 +54,14 @@ def test_jpeg_frames_and_range(session, tmp_path):
 
 
 @pytest.mark.parametrize("fmt,ext,alpha,tolerance", [
-    ("h264", "mp4", False, 8), ("hevc", "mp4", False, 8), ("prores", "mov", False, 4),
+    ("h264", "mp4", False, 8), ("hevc", "mp4", False, 8), ("av1", "mp4", False, 8),
+    ("prores", "mov", False, 4),
     ("vp9", "webm", True, 4), ("gif", "gif", False, 8),
 ])
 def test_video_formats_decode_to_the_comp(session, tmp_path, fmt, ext, alpha, tolerance):
     comp = "Clear" if alpha else "Main"
     codec = {"h264": {"preset": "veryfast"}, "hevc": {"preset": "ultrafast"},
+             "av1": {"preset": "10"},
              "vp9": {"cpu-used": "8", "deadline": "realtime"}}.get(fmt, {})
     added = render_one(session, {"comp": comp, "output": str(tmp_path / f"v.{ext}"),
                                  "format": fmt, "codecOptions": codec})
@@ -90,7 +92,7 @@ def test_prores_4444_keeps_alpha(session, tmp_path):
     assert np.abs(frames[10][..., 3].astype(int) - expected[..., 3].astype(int)).max() <= 2
 
 
-def test_png_frames_are_byte_identical_with_one_two_and_three_workers(tmp_path):
+def test_png_frames_and_videos_are_byte_identical_with_one_two_and_three_workers(tmp_path):
     outputs = {}
     for workers in (1, 2, 3):
         with render_session(workers=workers) as made:
@@ -100,10 +102,13 @@ def test_png_frames_are_byte_identical_with_one_two_and_three_workers(tmp_path):
                                                 "output": str(folder / "f_[##].png")})
             made.engine.run("renderQueue.add", {"comp": "Main", "output": str(folder / "v.mp4"),
                                                 "codecOptions": {"preset": "veryfast"}})
-            assert made.engine.run("renderQueue.render", {})["completed"] == 2
+            made.engine.run("renderQueue.add", {"comp": "Main", "format": "av1",
+                                                "output": str(folder / "a.mp4"),
+                                                "codecOptions": {"preset": "10"}})
+            assert made.engine.run("renderQueue.render", {})["completed"] == 3
             outputs[workers] = {name: (folder / name).read_bytes()
                                 for name in sorted(files_in(folder))}
-    assert len(outputs[1]) == FRAMES + 1
+    assert len(outputs[1]) == FRAMES + 2
     assert outputs[1] == outputs[2] == outputs[3]
 
 

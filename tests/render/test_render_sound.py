@@ -192,6 +192,7 @@ def test_a_frame_range_carries_the_matching_stretch_of_sound(engine, tmp_path):
     ("mov", "prores", "aac", {}),
     ("mov", "prores", "pcm_s16le", {"audioCodec": "pcm_s16le"}),
     ("mp4", "hevc", "aac", {"codecOptions": {"preset": "ultrafast"}, "audioBitrate": "96k"}),
+    ("mp4", "av1", "aac", {"codecOptions": {"preset": "10"}}),
     ("wav", "wav", "pcm_s24le", {"audioCodec": "pcm_s24le"}),
 ])
 def test_each_format_carries_its_sound(engine, tmp_path, ext, fmt, codec_name, params):

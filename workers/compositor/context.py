@@ -29,6 +29,9 @@ class RenderContext:
     comps: dict = field(default_factory=dict)
     footage: dict = field(default_factory=dict)
     missing: list = field(default_factory=list)
+    # Draw missing footage as colour bars (placeholders.py) instead of nothing; it is still
+    # reported missing. Set per job: a farm render with --allow-missing.
+    placeholders: bool = False
     depth: int = 0
     # The project's colour management (color_management.py), or None: the sRGB pipeline.
     managed: Managed | None = None

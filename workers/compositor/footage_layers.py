@@ -15,6 +15,7 @@ import skia
 
 from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
+from workers.compositor.placeholders import draw_placeholder
 from workers.compositor.svg_footage import draw_svg
 
 # Catmull-Rom bicubic: it interpolates (exact at 100% on whole pixels, so a still reproduces
@@ -82,6 +83,9 @@ def draw_footage(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: flo
         return
     image = footage_image(ctx, layer, time)
     if image is None:
+        size = footage_size(ctx, layer)
+        if ctx.placeholders and size is not None:
+            draw_placeholder(canvas, *size, paint_args)
         return
     paint = skia.Paint(AntiAlias=True)
     paint.setAlphaf(paint_args["opacity"])

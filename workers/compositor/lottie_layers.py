@@ -15,7 +15,8 @@ drawing. ThorVG is given the animation's bytes made self-contained
 One ThorVG engine per worker process, on one thread (the workers are the parallelism), and
 one player per lottie layer kept, by file, modification stamp and layer (its animation and its
 raster, so a frame costs ThorVG's drawing and at most one blend of the raster, no parse and no
-copy); a file ThorVG cannot load is reported missing by path and draws nothing.
+copy); a file ThorVG cannot load is reported missing by path and draws nothing (colour bars in
+a render allowed to go on without it: placeholders.py).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from protocol.model.time_remap import source_time
 from workers.compositor.context import RenderContext
 from workers.compositor.footage import file_stamp
 from workers.compositor.frame_pixels import FramePixels, frame_pixels
+from workers.compositor.placeholders import draw_placeholder
 from workers.compositor.raster_size import draw_raster, shown_size
 
 # Players kept per worker, one per lottie layer, each holding its raster (8 MiB at 1080p): a
@@ -148,10 +150,12 @@ def draw_lottie(canvas: skia.Canvas, ctx: RenderContext, layer: dict, time: floa
         return
     path = item.get("path", "")
     player = _player(path, layer.get("id"), float(item.get("frameRate") or 30))
+    width, height = float(item["width"]), float(item["height"])
     if player is None:
         ctx.report_missing(path)
+        if ctx.placeholders:
+            draw_placeholder(canvas, width, height, paint_args)
         return
-    width, height = float(item["width"]), float(item["height"])
     size = shown_size(canvas, width, height)
     if size is None:
         return  # shown at no size

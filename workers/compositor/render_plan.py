@@ -134,7 +134,7 @@ class RenderPlan:
         layers = self._still_layers
         key = damage = None
         if still:
-            key = (self.token, pixels.shape, pixels.dtype.str, scale,
+            key = (self.token, self.ctx.placeholders, pixels.shape, pixels.dtype.str, scale,
                    (background.fR, background.fG, background.fB, background.fA), still, states,
                    tuple(_stamp(path) for path in paths))
             # What the last frame drew over the kept bottom, when it is that frame's array.

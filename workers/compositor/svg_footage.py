@@ -32,6 +32,7 @@ from workers.compositor.blending import NORMAL
 from workers.compositor.context import RenderContext
 from workers.compositor.fonts import bundled_index
 from workers.compositor.footage import file_stamp
+from workers.compositor.placeholders import draw_placeholder
 from workers.compositor.raster_size import draw_raster, shown_size
 
 # Self-contained documents kept per worker: a handful covers every SVG a comp shows.
@@ -63,6 +64,8 @@ def draw_svg(canvas: skia.Canvas, ctx: RenderContext, item: dict, paint_args: di
     image = svg_raster(path, width, size)
     if image is None:
         ctx.report_missing(path)
+        if ctx.placeholders:
+            draw_placeholder(canvas, width, height, paint_args)
         return
     paint = skia.Paint(AntiAlias=True)
     paint.setAlphaf(paint_args["opacity"])

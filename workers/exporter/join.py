@@ -98,7 +98,9 @@ def _copy_packets(segment_paths: list[str], fmt: str, temporary: str, rate,
             with opened_for_reading(opened, path) as segment:
                 stream = segment.streams.video[0]
                 if out_stream is None:
-                    out_stream = output.add_stream_from_template(stream)
+                    # Opaque: the stream copied with its decoder, as no encoder is needed
+                    # (and AV1's decoder, libdav1d, has no encoder of its name).
+                    out_stream = output.add_stream_from_template(stream, opaque=True)
                     out_stream.time_base = 1 / rate
                     # The template's bit rate is the first segment's own average; MP4 writes
                     # it as the maximum (btrt) when above the file's average, which would make

@@ -4,7 +4,7 @@ beside the pictures (join.py), or a wav item's whole output.
 The track is written once per item, by one worker, under a temporary name known before the job
 is sent (`sound_track_path`, from the item's token), so the supervisor's record holds it
 before anything is written and a cancel or a killed worker leaves nothing behind. It is written
-in the container its item's file will be (MP4 for h264 and hevc, QuickTime for prores, WebM
+in the container its item's file will be (MP4 for h264, hevc and av1, QuickTime for prores, WebM
 for vp9, WAV for wav), so the encoder's header (AAC's priming, Opus's pre-skip) and each
 packet's timing travel with a plain stream copy.
 

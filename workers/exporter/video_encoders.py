@@ -9,12 +9,14 @@ container's stream and for every fresh encoder alike.
 Options we force, and the failure each prevents:
 - No B-frames (`bf=0`): with B-frames a segment's first packets decode before they display
   (dts < pts), which collides with the previous segment's last timestamps after a join.
+  (AV1 has no such reordering: SVT-AV1 returns one packet per shown frame, in order.)
 - Fixed key frame interval with no scene-cut key frames: the key frame pattern depends only
   on the frame index, so any split on those key frames encodes the same frames the same way.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -28,7 +30,8 @@ from workers.exporter.color_tags import BT709, BT2020_PQ, TAGS, ColorTags
 from workers.exporter.pixels import is_bt709, sample_bits, video_frame
 
 # Video container per format, as FFmpeg names the muxer.
-CONTAINERS = {"h264": "mp4", "hevc": "mp4", "prores": "mov", "vp9": "webm", "gif": "gif"}
+CONTAINERS = {"h264": "mp4", "hevc": "mp4", "av1": "mp4", "prores": "mov", "vp9": "webm",
+              "gif": "gif"}
 
 # The container a segment is written in. GIF's own would not do: its demuxer hands back the
 # file header and loop extension inside the first packet and the trailer inside the last, so
@@ -55,12 +58,26 @@ CODEC_TAGS = {"hevc": "hvc1"}
 # quality its later use by other frames earns it: in a near-static shot the key frame is
 # coded far sharper than the frames after it, which then let slow changes pile up until the
 # next key frame redraws everything at once (measured on a slow drift over a textured image:
-# the jump at a key frame 14x the median frame-to-frame difference, 3.8x without the tree;
+# the jump at a key frame 14x the median frame-to-frame difference, 4.5x without the tree;
 # docs/outputs.md). x265 logs every encoder start to stderr (the render reports its own
 # progress), and needs its B-frames and scene cuts off in its own params too.
-ENCODER_NAMES = {"h264": "x264", "hevc": "x265"}
+# SVT-AV1 hands back its frames in order whatever its prediction structure (an AV1 packet
+# holds every frame a shown frame needs), and makes a key frame only at a restart once its
+# own interval is unbounded (`keyint=-1`) and its scene cuts off.
+ENCODER_NAMES = {"h264": "x264", "hevc": "x265", "av1": "svtav1"}
 STEADY_KEY_FRAMES = {"h264": ("mbtree=0",),
-                     "hevc": ("log-level=error", "bframes=0", "scenecut=0", "cutree=0")}
+                     "hevc": ("log-level=error", "bframes=0", "scenecut=0", "cutree=0"),
+                     "av1": ("keyint=-1", "scd=0")}
+# The smallest and largest frames SVT-AV1 encodes (its sources are 4:2:0 only).
+AV1_FRAME_SIZES = ((4, 4), (16384, 8704))
+
+# Y'CbCr video in 4:2:0 by default, with its encoder's own params (`x264-params`, ...).
+PARAMS_FORMATS = tuple(ENCODER_NAMES)
+
+# SVT-AV1 prints its whole configuration to stderr at every encoder start (a render reports
+# its own progress) unless its log level, which it reads from the environment once, before
+# its first encoder, says errors only. Left as it is when set, to debug with.
+os.environ.setdefault("SVT_LOG", "1")
 
 
 class CodecOptionError(ValueError):
@@ -128,17 +145,14 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
     keep_alpha = False
     dither = "none"
     codec_tag = CODEC_TAGS.get(fmt)
-    if fmt in ("h264", "hevc", "vp9"):
+    if fmt in (*PARAMS_FORMATS, "vp9"):
         dither = options.pop("dither", "ordered")  # ours: how frames are cut to 8 bits
-    if fmt in ("h264", "hevc"):
-        # 4:2:0 needs even sizes; refusing here beats an encoder error in every worker.
-        if (width % 2 or height % 2) and (pix_fmt or "yuv420p") == "yuv420p":
-            raise CodecOptionError(f"{fmt} with yuv420p needs an even width and height, but the "
-                                   f"comp is {width}x{height}; make the comp size even or set "
-                                   "codecOptions pix_fmt to yuv444p")
+    if fmt in PARAMS_FORMATS:
+        check_frame_size(fmt, width, height, pix_fmt or "yuv420p")
         pix_fmt = pix_fmt or ("yuv420p" if tagged is BT709 else "yuv420p10le")
-        options["bf"] = "0"
-        options["sc_threshold"] = "0"
+        if fmt != "av1":  # SVT-AV1 takes neither; its own params say it
+            options["bf"] = "0"
+            options["sc_threshold"] = "0"
         # The item's own params come last, so they win over ours.
         key = f"{ENCODER_NAMES[fmt]}-params"
         extra = options.pop(key, "")
@@ -169,6 +183,23 @@ def encoder_setup(fmt: str, width: int, height: int, frame_rate,
                                "yuv420p10le")
     return EncoderSetup(spec, SEGMENT_CONTAINERS[fmt], pix_fmt, keep_alpha, options, codec_tag,
                         width, height, exact_frame_rate(frame_rate), dither, tags)
+
+
+def check_frame_size(fmt: str, width: int, height: int, pix_fmt: str) -> None:
+    """Refuse a frame size the encoder cannot take, here rather than as an encoder error in
+    every worker: 4:2:0 needs an even width and height, and SVT-AV1 frames of 4x4 to
+    16384x8704."""
+    if fmt == "av1":
+        (low_w, low_h), (high_w, high_h) = AV1_FRAME_SIZES
+        if not (low_w <= width <= high_w and low_h <= height <= high_h):
+            raise CodecOptionError(f"av1 frames are {low_w}x{low_h} to {high_w}x{high_h} "
+                                   f"pixels, and the comp is {width}x{height}; resize the comp "
+                                   "or its item's scale, or pick h264 or hevc")
+    if (width % 2 or height % 2) and pix_fmt.startswith(("yuv420p", "yuva420p")):
+        fix = ("make the comp size even" if fmt == "av1" else
+               "make the comp size even or set codecOptions pix_fmt to yuv444p")
+        raise CodecOptionError(f"{fmt} with {pix_fmt} needs an even width and height, but the "
+                               f"comp is {width}x{height}; {fix}")
 
 
 def configure(ctx: av.codec.context.CodecContext, setup: EncoderSetup,

@@ -689,15 +689,19 @@ function annotated(error, slot, t) {
 }
 
 // [line, column] in the expression's own text of the frame the runner called (the
-// expression's top level), from QuickJS's stack lines "at NAME (<input>:LINE:COLUMN)".
+// expression's top level), from QuickJS's stack lines "at NAME (<input>:LINE:COLUMN)"; null
+// for an error raised outside the runner (a result checked after the expression returned),
+// whose frames are the API's own lines, not the expression's.
 function place(error, slot) {
   var lines = String((error && error.stack) || "").split("\n"), found = null, match;
   for (var i = 0; i < lines.length; i++) {
-    if (lines[i].indexOf("at " + slot.runnerName + " ") >= 0) break;
+    if (lines[i].indexOf("at " + slot.runnerName + " ") >= 0) {
+      return found === null ? null : [found[0] - slot.lineOffset, found[1]];
+    }
     match = /<input>:(\d+):(\d+)/.exec(lines[i]);
     if (match) found = [+match[1], +match[2]];
   }
-  return found === null ? null : [found[0] - slot.lineOffset, found[1]];
+  return null;
 }
 
 // What an evaluation can leave behind is a global made by assigning to an undeclared name;
@@ -984,7 +988,29 @@ Object.getOwnPropertyNames(global).forEach(function (name) {
     Object.defineProperty(global, name, d);
   }
 });
-[Object.getPrototypeOf(function () {}), Object.getPrototypeOf([][Symbol.iterator]()),
- Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()))].forEach(Object.freeze);
-[P, L, C].forEach(Object.freeze);
+// And then everything reachable from them, from the API's classes (whose constructors an
+// expression reaches as thisComp.constructor) and from syntax alone (a generator function's
+// prototype, an async function's constructor, %TypedArray%, the iterators): a property left
+// on any of those would carry a count from one evaluation to the next, and a frame would then
+// depend on which frames its worker drew before it (and so on the number of workers).
+harden([global, P, L, C, function* () {}, async function () {}, async function* () {},
+        (function* () {})(), (async function* () {})(), Int8Array, [][Symbol.iterator](),
+        new Map().entries(), new Set().values(), ""[Symbol.iterator](),
+        /a/[Symbol.matchAll](""), Promise.resolve()]);
+
+function harden(roots) {
+  var seen = new Set(), todo = roots.slice();
+  while (todo.length) {
+    var node = todo.pop();
+    if (node === null || node === undefined || seen.has(node) ||
+        (typeof node !== "object" && typeof node !== "function")) continue;
+    seen.add(node);
+    if (node !== global) Object.freeze(node);  // the global's names were settled above
+    todo.push(Object.getPrototypeOf(node));
+    Reflect.ownKeys(node).forEach(function (name) {
+      var d = Object.getOwnPropertyDescriptor(node, name);
+      if (d) todo.push(d.value, d.get, d.set);
+    });
+  }
+}
 })();

@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 import json
 
-from protocol.model.keyframes import cubic_bezier
+from protocol.model import lottie_values
 from workers.expressions.sandbox import Fault, LimitExceeded, current_sandbox
 
 # The transform's properties by After Effects' names (as rendervisor's paths spell them).
@@ -72,7 +72,7 @@ class Place:
         if self.text:
             document = _document_at(self.prop, time * self.rate)
             return document.get("t", "") if isinstance(document, dict) else ""
-        return _plain(_value_at(self.prop, time * self.rate), self.prop)
+        return _plain(lottie_values.value_at(self.prop, time * self.rate), self.prop)
 
     def keys(self) -> list:
         keys = self.prop.get("k")
@@ -199,41 +199,6 @@ def _other_properties(layer: dict):
                          if isinstance(value, (dict, list)))
         elif isinstance(node, list):
             stack.extend((f"{path}.{number}", value) for number, value in enumerate(node))
-
-
-def _value_at(prop: dict, frame: float):
-    """A Lottie property's value at `frame`: its keys interpolated as a Lottie player does
-    (per-dimension cubic bezier eases from `o` to `i`, `h` holds)."""
-    keys = prop.get("k")
-    if prop.get("a") != 1 or not isinstance(keys, list) or not keys or \
-            not isinstance(keys[0], dict):
-        return keys
-    if frame <= keys[0]["t"]:
-        return keys[0].get("s")
-    for left, right in zip(keys, keys[1:]):
-        if left["t"] <= frame < right["t"]:
-            start = left.get("s")
-            end = left.get("e", right.get("s"))
-            if left.get("h") == 1 or end is None:
-                return start
-            progress = (frame - left["t"]) / (right["t"] - left["t"])
-            return [a + (b - a) * _eased(left, dimension, progress)
-                    for dimension, (a, b) in enumerate(zip(start, end))]
-    last = keys[-1]
-    return last.get("s", keys[-2].get("e") if len(keys) > 1 else None)
-
-
-def _eased(key: dict, dimension: int, progress: float) -> float:
-    out, into = key.get("o") or {}, key.get("i") or {}
-
-    def pick(handle: dict, axis: str, default: float) -> float:
-        value = handle.get(axis, default)
-        if isinstance(value, list):
-            value = value[min(dimension, len(value) - 1)] if value else default
-        return float(value)
-
-    return cubic_bezier(pick(out, "x", 0), pick(out, "y", 0), pick(into, "x", 1),
-                        pick(into, "y", 1), progress)
 
 
 def _plain(value, prop: dict):

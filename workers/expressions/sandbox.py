@@ -8,7 +8,9 @@ package), with After Effects' API (api.js), and no host function at all.
 What an expression can reach: JavaScript's own built-ins (frozen) and the API. No file, no
 network, no clock (`Date.now`, `new Date()` and `performance` are gone), no entropy
 (`Math.random` and `random()` are seeded by the layer, the property and the time), no timers,
-no module loader: QuickJS without its `std` and `os` modules has none of these to give. What
+no module loader: QuickJS without its `std` and `os` modules has none of these to give. Local
+time is UTC (the process's time zone is set so), and everything an expression can reach is
+frozen (api.js, at the end), so a frame never depends on where or after what it was drawn. What
 it needs of the document it asks as questions (api.js, at the top), which `host.answer`
 answers here between runs: the engine never calls into Python. An expression is evaluated
 for many times in one call (a window of a chunk's frames), so a frame of a hundred expressions
@@ -26,7 +28,9 @@ its tasks on several. Must never run in the supervisor process.
 from __future__ import annotations
 
 import json
+import os
 import threading
+from time import tzset
 from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any, Protocol
@@ -191,6 +195,7 @@ class Sandbox:
     def _ready(self) -> None:
         if self._context is not None:
             return
+        _local_time_is_utc()
         context = _quickjs.Context()
         context.set_memory_limit(MEMORY_LIMIT)
         context.set_max_stack_size(STACK_LIMIT)
@@ -201,6 +206,15 @@ class Sandbox:
                        for name in ("__load", "__evaluate", "__answer", "__running")}
         if self._loaded is not None:
             self._calls["__load"](self._loaded.scene)
+
+
+def _local_time_is_utc() -> None:
+    """QuickJS reads local time (new Date(2024, 0, 1), getHours) in the process's time zone:
+    this worker's is made UTC, so render nodes in two zones draw the same frames. Set before
+    the first context of a process (glibc reads the zone once), and again if it was changed."""
+    if os.environ.get("TZ") != "UTC":
+        os.environ["TZ"] = "UTC"
+        tzset()
 
 
 def _answer(host: Host, kind: str, key: str, time: float):

@@ -2,17 +2,17 @@
 
     timeline_export  {snapshot, document?, comp, path, format, graphics} -> {path, tracks,
                      clips, warnings}: the comp's timeline written to `path`
-    timeline_import  {path, frameRate?} -> the timeline's summary (protocol/model/timeline_summary.py)
     lottie_export    {snapshot, document?, comp, path} -> {path, layers, warnings}
 
 The supervisor has checked every path against the session's roots before the job is sent.
+A timeline is imported on a probe worker, as every untrusted file is read (workers/probes/
+timelines.py).
 """
 
 from __future__ import annotations
 
 from workers.interchange.lottie_export import write_lottie
 from workers.interchange.timeline_export import write_timeline
-from workers.interchange.timeline_import import read_timeline
 from workers.snapshots import document_for
 from workers.tasks import TaskError, task
 
@@ -30,11 +30,6 @@ def timeline_export(job):
     document = document_for(spec)
     return write_timeline(document, _comp(document, spec["comp"]), spec["path"],
                           spec["format"], dict(spec.get("graphics") or {}))
-
-
-@task("timeline_import")
-def timeline_import(job):
-    return read_timeline(job.payload["path"], job.payload.get("frameRate"))
 
 
 @task("lottie_export")

@@ -1,8 +1,9 @@
 """Reading an editorial timeline (OTIO, FCP X XML, FCP 7 XML, EDL) into the small summary the
 supervisor builds a comp from (protocol/model/timeline_summary.py says its shape).
 
-The file is untrusted: it is read here, in a worker under the memory limit, never in the
-supervisor, and only what the summary holds goes back. Times become seconds on the record side
+The file is untrusted: it is read on a probe worker (workers/probes/timelines.py: the file the
+supervisor opened and checked, within the size limit, under the probe memory limit and
+deadline), never in the supervisor, and only what the summary holds goes back. Times become seconds on the record side
 (from the timeline's start); a clip's source start is seconds into its media; markers on a clip
 move from its media time to the record side. What the summary cannot hold (generators, effects
 other than a speed change, image sequences) is named in its warnings.
@@ -19,51 +20,64 @@ import opentimelineio as otio
 
 from protocol.model.audio import SILENCE_DB
 from protocol.model.timeline_formats import TIMELINE_FORMATS, timeline_format_for
-from protocol.model.timeline_summary import MAX_ITEMS, MAX_NESTING, MAX_TIMELINE_BYTES
+from protocol.model.timeline_summary import MAX_ITEMS, MAX_NESTING
 from workers.interchange.timeline_export import METADATA
 from workers.tasks import TaskError
 
 
-def read_timeline(path: str, frame_rate: float | None = None) -> dict:
-    """The summary of the timeline file at `path`; TaskError with a sentence otherwise. An EDL
+def read_timeline(text: str, path: str, frame_rate: float | None = None,
+                  shown: str | None = None) -> dict:
+    """The summary of the timeline `text` read from `path` (whose extension names its format);
+    TaskError with a sentence naming the file (as `shown`, default `path`) otherwise. An EDL
     names no frame rate: `frame_rate` is its (default 24, as OpenTimelineIO reads one)."""
+    try:
+        return _summary(text, path, frame_rate)
+    except TaskError as error:
+        raise TaskError(f"cannot import {shown or path}: {error}") from None
+
+
+def _summary(text: str, path: str, frame_rate: float | None) -> dict:
     form = timeline_format_for(path)
     if form is None:
-        raise TaskError(f"cannot import {path}: its extension names no timeline format; "
-                        "rendervisor reads " + ", ".join(
-                            f"{f.extension} ({f.name})" for f in TIMELINE_FORMATS.values())
-                        + ".")
-    try:
-        size = os.path.getsize(path)
-    except OSError as error:
-        raise TaskError(f"cannot import {path}: {error.strerror or error}; check the "
-                        "path.") from None
-    if size > MAX_TIMELINE_BYTES:
-        raise TaskError(f"cannot import {path}: it is {size / 1e6:.1f} MB, over the limit of "
-                        f"{MAX_TIMELINE_BYTES // (1024 * 1024)} MiB for a timeline file.")
+        raise TaskError("its extension names no timeline format; rendervisor reads " + ", ".join(
+            f"{f.extension} ({f.name})" for f in TIMELINE_FORMATS.values()) + ".")
     try:
         options = {"rate": frame_rate} if frame_rate and form == "edl" else {}
-        read = otio.adapters.read_from_file(path, adapter_name=TIMELINE_FORMATS[form].adapter,
-                                            **options)
+        read = otio.adapters.read_from_string(text, adapter_name=TIMELINE_FORMATS[form].adapter,
+                                              **options)
     except Exception as error:  # each adapter fails in its own way on a bad file
-        raise TaskError(f"cannot import {path}: it is not a {TIMELINE_FORMATS[form].description} "
-                        f"file OpenTimelineIO can read ({type(error).__name__}: "
-                        f"{_short(error)}); export it again from its editor.") from None
-    timeline = _first_timeline(read, path)
+        raise TaskError(f"it is not a {TIMELINE_FORMATS[form].description} file OpenTimelineIO "
+                        f"can read ({type(error).__name__}: {_short(error)}); export it again "
+                        "from its editor.") from None
+    timeline = _first_timeline(read)
     reader = _Reader()
     summary = reader.stack(timeline.tracks, timeline.name or os.path.basename(path), 0)
+    if not _finite(summary):
+        raise TaskError("it holds a frame rate or time that is not a finite number; export it "
+                        "again from its editor.")
     summary["warnings"] = reader.warnings
     return summary
 
 
-def _first_timeline(read, path: str) -> otio.schema.Timeline:
+def _finite(node) -> bool:
+    """Whether every number in the summary is finite (a file may say NaN or Infinity)."""
+    if isinstance(node, float):
+        return math.isfinite(node)
+    if isinstance(node, dict):
+        return all(_finite(value) for value in node.values())
+    if isinstance(node, list):
+        return all(_finite(value) for value in node)
+    return True
+
+
+def _first_timeline(read) -> otio.schema.Timeline:
     if isinstance(read, otio.schema.Timeline):
         return read
     if isinstance(read, otio.schema.SerializableCollection):
         timelines = [item for item in read.find_children(descended_from_type=otio.schema.Timeline)]
         if timelines:
             return timelines[0]
-    raise TaskError(f"cannot import {path}: it holds no timeline (sequence) to import.")
+    raise TaskError("it holds no timeline (sequence) to import.")
 
 
 def _short(error: Exception) -> str:
@@ -149,7 +163,7 @@ class _Reader:
                  "enabled": bool(clip.enabled), "level": _level(clip)}
         reference = clip.media_reference
         if isinstance(reference, otio.schema.ExternalReference):
-            entry["media"] = _file_path(reference.target_url or "")
+            entry["media"] = _file_path(reference.target_url or "") or None
         elif isinstance(reference, otio.schema.GeneratorReference):
             self.warnings.append(f"clip {name!r} on track {track_name!r} is a generator "
                                  f"({reference.generator_kind or 'unnamed'}), which rendervisor "
@@ -226,7 +240,8 @@ def _level_parameter(effect) -> Mapping | None:
 
 
 def _file_path(url: str) -> str:
-    """A media URL or path as a path (a file:// URL decoded; anything else as written)."""
+    """A media URL or path as a path (a file:// URL decoded; anything else as written); ""
+    for none (an empty URL names no file: as a path it would be the timeline's folder)."""
     parsed = urllib.parse.urlparse(url)
     if parsed.scheme == "file":
         return urllib.parse.unquote(parsed.path)

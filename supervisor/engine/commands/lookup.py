@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from protocol.model.numbers import written_index
 from supervisor.errors import CommandError
 
 # Listing every candidate in an error stops being useful past a screenful.
@@ -99,9 +100,7 @@ def _as_index(ref: Any) -> int | None:
         return None
     if isinstance(ref, int):
         return ref
-    if isinstance(ref, str) and ref.isdigit():
-        return int(ref)
-    return None
+    return written_index(ref)
 
 
 def _listing(candidates: list[dict], name_key: str | None) -> str:

@@ -65,7 +65,7 @@ ITEM_PARAMS = {
     "audio": {"type": ["boolean", "null"], "description": "carry the comp's sound (default, "
               "null: yes when the comp has sound and the format carries it; a wav always "
               "does)"},
-    "audioCodec": {"type": ["string", "null"], "description": "aac (h264, hevc, prores), "
+    "audioCodec": {"type": ["string", "null"], "description": "aac (h264, hevc, av1, prores), "
                    "pcm_s16le or pcm_s24le (prores, wav), pcm_f32le (wav), opus (vp9); null: "
                    "the format's first"},
     "audioBitrate": {"type": ["string", "integer", "null"], "description": "bits per second "
@@ -186,8 +186,8 @@ def _set_options(doc: dict, item: dict, params: dict) -> None:
 
 @command("renderQueue.add", "Queue a render",
          "Add a comp to the render queue with an output, a format (png, jpeg, h264, hevc, "
-         "prores, vp9, gif, or wav for the sound alone), frames, skipExisting, scale (0.5 for "
-         "a half-size draft), encoder options, "
+         "av1, prores, vp9, gif, or wav for the sound alone), frames, skipExisting, scale "
+         "(0.5 for a half-size draft), encoder options, "
          "its sound (audio, audioCodec, audioBitrate) and template params (values for the "
          "project's params, for this item only). Returns {item, output} with output resolved "
          "to an absolute path or pattern ([param:NAME] fills in a param's value).",

@@ -51,7 +51,7 @@ def scene_add(engine, params, work):
     source = find_comp(doc, params["source"])
     scenes = comp.setdefault("scenes", [])
     index = _index(params.get("index", len(scenes) + 1), len(scenes) + 1)
-    duration = _duration(params.get("duration", source["duration"]))
+    duration = _duration(params.get("duration", source["duration"]), comp)
     layer = new_layer(doc, comp, allocate_id(doc, "layer"),
                       unique_name(source["name"], {other["name"] for other in comp["layers"]}),
                       "precomp", default_content("precomp", {"source": source["id"]}, comp))
@@ -91,7 +91,7 @@ def scene_set(engine, params, work):
     comp = find_comp(engine.doc, params["comp"])
     scene = find_scene(comp, params["scene"])
     if "duration" in params:
-        scene["duration"] = _duration(params["duration"])
+        scene["duration"] = _duration(params["duration"], comp)
     if "index" in params:
         scenes = comp["scenes"]
         index = _index(params["index"], len(scenes))
@@ -231,7 +231,14 @@ def _index(index: int, highest: int) -> int:
     return index
 
 
-def _duration(seconds) -> float:
+def _duration(seconds, comp: dict) -> float:
+    """A scene's duration: seconds of at least one of the comp's frames (a shorter scene
+    would show in no frame)."""
     if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds <= 0:
         raise CommandError(f"duration is seconds above 0, got {seconds!r}.")
+    frame = 1 / comp["frameRate"]
+    if seconds < frame:
+        raise CommandError(f"duration {seconds:g} s is shorter than one frame of comp "
+                           f"{comp['name']!r} (1/{comp['frameRate']:g} s), so the scene would "
+                           f"never show; give at least {frame:.4g} s.")
     return float(seconds)
