@@ -221,10 +221,10 @@ def test_a_connection_to_a_port_the_test_listens_on_loopback_fails(server):
     assert result["stdout"].split()[-1] == "lo"  # its own loopback, and no other interface
 
 
-def test_a_root_holding_the_servers_own_sockets_gives_no_way_to_them(tmp_path):
+def test_a_root_holding_the_servers_own_sockets_gives_no_way_to_them(short_tmp_path):
     # The server's temporary folder inside its write root: the forkserver's socket (which forks
     # and runs what it is sent) is then a file the sandbox sees.
-    root = tmp_path / "root"
+    root = short_tmp_path / "root"
     (root / "tmp").mkdir(parents=True)
     process = McpProcess("--write-root", str(root), env={"TMPDIR": str(root / "tmp")})
     try:

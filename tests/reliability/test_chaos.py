@@ -194,10 +194,12 @@ def kept_for_a_rerun(kind: str, entry: dict, folder: str) -> list[str]:
     return [name for name in files_under(folder) if name.startswith(".m.mp4.segments/")]
 
 
-def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_path):
+def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_path,
+                                                                         short_tmp_path):
     rng = random.Random(int(os.environ.get("CHAOS_SEED", "8")))
     mark = f"{os.getpid():07d}"  # no other run on the machine has it
-    private_tmp = tmp_path / "tmp"  # every temporary file the server or a worker makes lands here
+    private_tmp = short_tmp_path / "tmp"  # every temporary file the server or a worker makes
+    # lands here
     private_tmp.mkdir()
     out = tmp_path / "out"
     readable = tmp_path / "probe.txt"

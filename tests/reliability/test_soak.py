@@ -28,8 +28,8 @@ def load_soak():
     return module
 
 
-def test_a_short_soak_loses_nothing_and_leaks_nothing(tmp_path):
-    report = load_soak().run_soak(SECONDS, clients=4, folder=str(tmp_path))
+def test_a_short_soak_loses_nothing_and_leaks_nothing(short_tmp_path):
+    report = load_soak().run_soak(SECONDS, clients=4, folder=str(short_tmp_path))
     assert report["server_alive"] and report["failures"] == []
     assert report["lost"] == {"unanswered": [], "answered_twice": [],
                               "answered_after_cancel": [], "cancelled_processes_left_running": [],
