@@ -16,6 +16,7 @@ import psutil
 from supervisor.cli import claims
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import popen, rendervisor, small_project
+from tests.helpers.conditions import wait_until
 from workers.exporter.complete_frames import is_complete_frame
 
 
@@ -142,18 +143,14 @@ def test_of_two_claims_on_one_project_one_wins(tmp_path):
 
 def test_watch_polls_until_sigterm_then_exits_promptly(tmp_path):
     node = popen("watch", tmp_path, "--workers", "1")
-    time.sleep(1.5)
+    assert untimed(node.stdout.readline()).startswith("idle: ")  # its first pass is over
     [project] = drop_projects(tmp_path, 1, frames=3)  # dropped while it watches
-    deadline = time.monotonic() + 60
-    while not os.path.exists(project + ".status.json") or \
-            json.loads(open(project + ".status.json").read())["state"] != "done":
-        assert time.monotonic() < deadline, "the dropped project was never rendered"
-        time.sleep(0.2)
+    wait_until(lambda: state_of(project) == "done", 120, "the dropped project was not rendered")
     started = time.monotonic()
     node.send_signal(signal.SIGTERM)
     out, err = node.communicate(timeout=30)
     assert node.returncode == 130 and "Traceback" not in err
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 20  # under a second idle
 
 
 def test_sigint_mid_render_stops_it_keeps_its_whole_frames_and_releases_the_claim(tmp_path):
@@ -263,7 +260,7 @@ def test_sigterm_stops_a_watch_node_promptly_with_a_fifo_in_the_folder(tmp_path)
     make_fifo(project + ".status.json")  # an odd status file too
     node = popen("watch", tmp_path, "--workers", "1")
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while state_of(project) != "done" and time.monotonic() < deadline:
             time.sleep(0.2)
         started = time.monotonic()
@@ -272,7 +269,7 @@ def test_sigterm_stops_a_watch_node_promptly_with_a_fifo_in_the_folder(tmp_path)
     finally:
         node.kill()
     assert node.returncode == 130 and "Traceback" not in err
-    assert time.monotonic() - started < 10
+    assert time.monotonic() - started < 20  # under a second idle
     assert state_of(project) == "done", out + err
 
 

@@ -21,6 +21,9 @@ from tests.helpers.mcp_process import McpProcess
 ROUNDS = 300  # calls per test; the flipper changes the name thousands of times meanwhile
 # Longest a state is held (s): random holds let calls land in either state, and in the swap.
 HOLD = 0.0005
+# The race was run: the name changed thousands of times on an idle machine, tens at least on
+# one shared with other test runs (34 at load 15).
+MIN_FLIPS = 20
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +105,7 @@ def test_write_file_into_a_folder_swapped_for_a_link_never_writes_outside(server
         results = hammer(server, world, [("write_file", {
             "path": os.path.join(folder, "new.txt"), "content": f"round {n}"})
             for n in range(ROUNDS)])
-    assert flipper.flips > 100
+    assert flipper.flips > MIN_FLIPS
     assert not os.path.exists(os.path.join(world.outside, "new.txt"))
     assert any(not result.get("isError") for result in results)  # the race was real: some won
 
@@ -113,7 +116,7 @@ def test_write_file_onto_a_name_swapped_for_a_link_never_writes_outside(server, 
     with Flipper(name, target, real_file) as flipper:
         hammer(server, world, [("write_file", {"path": name, "content": f"round {n}"})
                                for n in range(ROUNDS)])
-    assert flipper.flips > 100
+    assert flipper.flips > MIN_FLIPS
 
 
 def test_edit_file_of_a_name_swapped_for_a_link_never_reads_or_writes_outside(server, world):
@@ -122,7 +125,7 @@ def test_edit_file_of_a_name_swapped_for_a_link_never_reads_or_writes_outside(se
     with Flipper(name, target, real_file) as flipper:
         hammer(server, world, [("edit_file", {"path": name, "old_string": "OLD",
                                               "new_string": "OLD"}) for _ in range(ROUNDS)])
-    assert flipper.flips > 100
+    assert flipper.flips > MIN_FLIPS
 
 
 def test_read_file_of_a_name_swapped_for_a_link_never_returns_outside_content(server, world):
@@ -130,7 +133,7 @@ def test_read_file_of_a_name_swapped_for_a_link_never_returns_outside_content(se
     target = os.path.join(world.outside, "canary.txt")
     with Flipper(name, target, real_file) as flipper:
         results = hammer(server, world, [("read_file", {"path": name}) for _ in range(ROUNDS)])
-    assert flipper.flips > 100
+    assert flipper.flips > MIN_FLIPS
     assert any(reply_text(result) == "inside OLD\n" for result in results)
 
 
@@ -139,7 +142,7 @@ def test_project_save_into_a_folder_swapped_for_a_link_never_writes_outside(serv
     with Flipper(folder, world.outside, real_folder) as flipper:
         hammer(server, world, [("command_run", {"id": "project.save", "params": {
             "path": os.path.join(folder, "p.rvproj")}}) for _ in range(ROUNDS)])
-    assert flipper.flips > 100
+    assert flipper.flips > MIN_FLIPS
     assert not os.path.exists(os.path.join(world.outside, "p.rvproj"))
 
 
@@ -151,6 +154,6 @@ def test_list_and_search_of_a_folder_swapped_for_a_link_never_show_outside(serve
         calls.append(("search_files", {"path": world.write, "content": "CANARY"}))
     with Flipper(folder, world.outside, real_folder) as flipper:
         results = hammer(server, world, calls)
-    assert flipper.flips > 100
+    assert flipper.flips > MIN_FLIPS
     for result in results:
         assert "race_list/canary.txt" not in reply_text(result)

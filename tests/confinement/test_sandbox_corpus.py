@@ -26,7 +26,7 @@ import pytest
 
 from tests.helpers.confinement_world import SECRET, build_world, reply_text
 from tests.helpers.mcp_process import McpProcess
-from tests.helpers.process_tree import processes_running
+from tests.helpers.process_tree import processes_running, sleep_marker
 from tests.helpers.sandbox_host import ESCAPED, attempt
 
 SERVER_SECRET = "SERVER-ENV-SECRET-3d7e"
@@ -133,9 +133,12 @@ def no_connection(output: dict, target: Target, accepted) -> None:
     assert "refused" in output["stdout"] and "connected" not in output["stdout"]
 
 
+LONE, NOHUP = sleep_marker(297), sleep_marker(298)  # sleeps that must not outlive the sandbox
+
+
 def processes_gone(*markers: str):
     def check(output: dict, target: Target, extra) -> None:
-        deadline = time.monotonic() + 3.0
+        deadline = time.monotonic() + 20.0  # a moment idle, against the sleeps' 297 s
         while any(processes_running(marker) for marker in markers):
             assert time.monotonic() < deadline, "a process outlived its sandbox"
             time.sleep(0.05)
@@ -332,8 +335,8 @@ print("ptrace", libc.ptrace({PTRACE_ATTACH}, {t.pid}, 0, 0), ctypes.get_errno())
      output_has("No such process")),
     ("kill-every-process-it-may", lambda t: "kill -9 -1; echo still", None),
     ("outlive-the-sandbox-in-the-background",
-     lambda t: "setsid nohup sleep 297.5 >/dev/null 2>&1 & (sleep 297.625 &); echo started",
-     processes_gone("sleep 297.5", "sleep 297.625")),
+     lambda t: f"setsid nohup {LONE} >/dev/null 2>&1 & ({NOHUP} &); echo started",
+     processes_gone(LONE, NOHUP)),
     ("inherited-descriptors", lambda t: py("""
 import os
 print("fds", sorted(int(fd) for fd in os.listdir("/proc/self/fd")))

@@ -21,7 +21,7 @@ import pytest
 from supervisor.runtime.teardown import TEARDOWN_GRACE
 from tests.helpers.confinement_world import SECRET, build_world, reply_text
 from tests.helpers.mcp_process import McpProcess
-from tests.helpers.process_tree import processes_running, zombies_under
+from tests.helpers.process_tree import processes_running, sleep_marker, zombies_under
 from tests.helpers.sandbox_host import attempt
 
 SERVER_SECRET = "SERVER-ENV-SECRET-91c2"  # in the server's environment only
@@ -112,7 +112,7 @@ def test_env_and_stdin_pass_and_the_servers_environment_does_not(server):
 
 
 def test_the_calls_environment_never_shows_in_the_hosts_process_list(server):
-    marker, value = "sleep 97.25", "CALL-ENV-VALUE-5e1f"
+    marker, value = sleep_marker(83), "CALL-ENV-VALUE-5e1f"
     request_id = server.call("shell", {"command": marker, "env": {"CALL_TOKEN": value}})
     assert wait_for(lambda: sleepers(marker))
     seen = processes_running(marker)
@@ -121,7 +121,7 @@ def test_the_calls_environment_never_shows_in_the_hosts_process_list(server):
         assert value not in " ".join(process.cmdline())
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": request_id}})
-    assert wait_for(lambda: processes_running(marker) == [], 4.0)
+    assert wait_for(lambda: processes_running(marker) == [], 20.0)
 
 
 @pytest.mark.parametrize("env", [{"A": "x\u0000y"}, {"": "x"}, {"A=B": "x"}])
@@ -221,10 +221,10 @@ def test_a_connection_to_a_port_the_test_listens_on_loopback_fails(server):
     assert result["stdout"].split()[-1] == "lo"  # its own loopback, and no other interface
 
 
-def test_a_root_holding_the_servers_own_sockets_gives_no_way_to_them(tmp_path):
+def test_a_root_holding_the_servers_own_sockets_gives_no_way_to_them(short_tmp_path):
     # The server's temporary folder inside its write root: the forkserver's socket (which forks
     # and runs what it is sent) is then a file the sandbox sees.
-    root = tmp_path / "root"
+    root = short_tmp_path / "root"
     (root / "tmp").mkdir(parents=True)
     process = McpProcess("--write-root", str(root), env={"TMPDIR": str(root / "tmp")})
     try:
@@ -256,7 +256,7 @@ print("sockets", found)
 # -- teardown ---------------------------------------------------------------------------------
 
 def test_a_timeout_kills_every_process_of_the_sandbox_setsid_grandchildren_too(server, world):
-    marker = "sleep 98.25"
+    marker = sleep_marker(81)
     command = (f"trap '' TERM; setsid sh -c \"trap '' TERM; {marker}\" & "
                f"(setsid {marker} &) ; {marker}; wait")
     called_at = time.monotonic()
@@ -265,14 +265,15 @@ def test_a_timeout_kills_every_process_of_the_sandbox_setsid_grandchildren_too(s
     answer = server.wait_for(request_id, 20)["result"]["structuredContent"]
     assert answer["timed_out"] is True and answer["exit_code"] is None
     # SIGTERM at the timeout, TEARDOWN_GRACE later SIGKILL of the sandbox's pid 1, which ends
-    # every process in its namespace: all gone by then (+ 3 s for a loaded machine).
-    assert wait_for(lambda: processes_running(marker) == [], 3.0)
-    assert time.monotonic() - called_at < 1 + TEARDOWN_GRACE + 3.0
+    # every process in its namespace: all gone by then on an idle machine, against the sleeps'
+    # 81 s; the bound is for one shared with other test runs.
+    assert wait_for(lambda: processes_running(marker) == [], 20.0)
+    assert time.monotonic() - called_at < 1 + TEARDOWN_GRACE + 20.0
     assert zombies_under(server.process.pid) == []
 
 
 def test_a_cancel_sends_sigterm_first_then_kills_what_ignores_it(server, world):
-    marker = "sleep 98.75"
+    marker = sleep_marker(82)
     got_term = os.path.join(world.write, "got_term")
     command = (f"trap 'echo term > {got_term}; exit 0' TERM; "
                f"setsid sh -c \"trap '' TERM; {marker}\" & {marker} & wait")
@@ -281,8 +282,8 @@ def test_a_cancel_sends_sigterm_first_then_kills_what_ignores_it(server, world):
     cancelled_at = time.monotonic()
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": request_id}})
-    assert wait_for(lambda: processes_running(marker) == [], TEARDOWN_GRACE + 3.0)
-    assert time.monotonic() - cancelled_at < TEARDOWN_GRACE + 3.0
+    assert wait_for(lambda: processes_running(marker) == [], TEARDOWN_GRACE + 20.0)
+    assert time.monotonic() - cancelled_at < TEARDOWN_GRACE + 20.0
     with open(got_term) as handle:  # the command's group heard SIGTERM first
         assert handle.read() == "term\n"
     time.sleep(0.5)
@@ -307,7 +308,7 @@ def test_finished_calls_leave_no_process_and_no_zombie(server):
                 continue  # gone meanwhile
         return left
 
-    assert wait_for(lambda: sandboxes_left() == [], 5.0), sandboxes_left()
+    assert wait_for(lambda: sandboxes_left() == [], 20.0), sandboxes_left()
     assert zombies_under(server.process.pid) == []
 
 
@@ -383,7 +384,7 @@ def sleepers(marker: str) -> list[psutil.Process]:
     return found
 
 
-def wait_for(condition, timeout: float = 10.0) -> bool:
+def wait_for(condition, timeout: float = 60.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():

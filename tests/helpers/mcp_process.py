@@ -117,9 +117,11 @@ class McpProcess:
         return answer["result"]
 
     def initialize(self) -> dict:
+        # A server starts in about a second; on a machine shared with other test runs, its
+        # imports alone have taken over 30 s. A missing answer is the failure, not a slow one.
         answer = self.wait_for(self.request("initialize", {
             "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "tests", "version": "1"}}))
+            "clientInfo": {"name": "tests", "version": "1"}}), timeout=120)
         self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         return answer
 

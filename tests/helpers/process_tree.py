@@ -4,6 +4,7 @@ whatever those shells started."""
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 
@@ -71,11 +72,32 @@ def zombies_under(server_pid: int, settle: float = 3.0) -> list[psutil.Process]:
         time.sleep(0.1)
 
 
+def sleep_marker(whole_seconds: int) -> str:
+    """`sleep N.PPPPPPP`: a command line no other test run on the machine has, for tests that
+    look for it machine-wide. The fraction is this process's pid, zero-padded so that no
+    marker is a prefix of another; N tells this process's tests apart."""
+    return f"sleep {whole_seconds}.{os.getpid():07d}"
+
+
 def processes_running(marker: str) -> list[psutil.Process]:
     """Live processes anywhere on the machine whose command line holds `marker` (an orphan
-    re-parented to init is found too)."""
+    re-parented to init is found too): to check that nothing outlived a test, with a marker
+    only this run uses (sleep_marker)."""
+    return _holding(marker, psutil.process_iter())
+
+
+def descendants_running(root_pid: int, marker: str) -> list[psutil.Process]:
+    """Live processes under `root_pid` whose command line holds `marker`: what a test may
+    kill, never another run's process that happens to match."""
+    try:
+        return _holding(marker, psutil.Process(root_pid).children(recursive=True))
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _holding(marker: str, processes) -> list[psutil.Process]:
     found = []
-    for process in psutil.process_iter():
+    for process in processes:
         try:
             if marker in " ".join(process.cmdline()) and process.status() != psutil.STATUS_ZOMBIE:
                 found.append(process)

@@ -1,7 +1,11 @@
 """The MCP front door, black-box: a real `rendervisor mcp` process, real shells, real files.
 
-Timing bounds here are generous on purpose (a 2-core CI machine under load); each says what it
-protects. Speed itself is measured by scripts/bench_frontdoor.py, not here.
+Timing bounds here are generous on purpose (a 2-core machine shared with other test runs, load
+10 and more): at least ten times what the operation needs on an idle machine, and still far
+below what the bug each guards against would cost (a shell's 20 s, a sleep's 90 s). Speed
+itself is measured by scripts/bench_frontdoor.py, not here. Sleeps found by their command line
+carry this process's pid (sleep_marker), and the processes a test kills are looked for only
+under its own server.
 """
 
 import json
@@ -11,7 +15,8 @@ import psutil
 import pytest
 
 from tests.helpers.mcp_process import McpProcess
-from tests.helpers.process_tree import processes_running, zombies_under
+from tests.helpers.process_tree import (descendants_running, processes_running, sleep_marker,
+                                         zombies_under)
 
 
 def result_json(result: dict) -> dict:
@@ -21,11 +26,11 @@ def result_json(result: dict) -> dict:
 def test_slow_shell_does_not_block_file_read(server, tmp_path):
     (tmp_path / "a.txt").write_text("hello\n")
     server.call("shell", {"command": "sleep 20", "timeout": 30})
-    time.sleep(0.5)  # let the shell start
+    wait_for_processes(server, "sleep 20", 1)
     started = time.monotonic()
     result = server.run("read_file", {"path": str(tmp_path / "a.txt")})
-    # A file read must not wait for the 20 s shell: well under a second even on a busy machine.
-    assert time.monotonic() - started < 1.0
+    # A file read must not wait for the 20 s shell: milliseconds idle, 5 s on a stalled machine.
+    assert time.monotonic() - started < 5.0
     assert result["content"][0]["text"] == "hello\n"
 
 
@@ -33,20 +38,20 @@ def test_eight_long_shells_filling_the_long_lane_do_not_block_a_read(server, tmp
     (tmp_path / "b.txt").write_text("still here\n")
     for _ in range(8):
         server.call("shell", {"command": "sleep 20", "timeout": 30})
-    time.sleep(1.0)
+    wait_for_processes(server, "sleep 20", 8)
     started = time.monotonic()
     result = server.run("read_file", {"path": str(tmp_path / "b.txt")})
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 5.0
     assert result["content"][0]["text"] == "still here\n"
 
 
 def test_ping_and_initialize_are_answered_ahead_of_a_slow_call(server):
-    slow = server.call("shell", {"command": "sleep 5"})
+    slow = server.call("shell", {"command": "sleep 60"})  # cancelled when the server stops
     ping = server.request("ping")
     init = server.request("initialize", {"protocolVersion": "2025-03-26", "capabilities": {},
                                          "clientInfo": {"name": "x", "version": "1"}})
-    assert server.wait_for(ping, 2)["result"] == {}
-    assert server.wait_for(init, 2)["result"]["protocolVersion"] == "2025-03-26"
+    assert server.wait_for(ping, 20)["result"] == {}
+    assert server.wait_for(init, 20)["result"]["protocolVersion"] == "2025-03-26"
     assert server.answers(slow) == []  # the slow call is still running
 
 
@@ -111,8 +116,8 @@ def test_calls_past_the_lane_cap_wait_and_past_the_queue_bound_are_refused(serve
     from supervisor.mcp.lanes import QUEUE_FACTOR
     accepted = 1 + QUEUE_FACTOR  # cap 1, and QUEUE_FACTOR x the cap waiting
     ids = [server.call("shell", {"command": "sleep 0.3"}) for _ in range(accepted + 1)]
-    # The one past the bound is refused at once, with a sentence.
-    refused = server.wait_for(ids[-1], 5)
+    # The one past the bound is refused, with a sentence (queued, it would have succeeded).
+    refused = server.wait_for(ids[-1], 60)
     assert refused["error"]["code"] == -32000
     assert "long lane is full" in refused["error"]["message"]
     # The quick lane is unaffected.
@@ -127,37 +132,38 @@ def test_calls_past_the_lane_cap_wait_and_past_the_queue_bound_are_refused(serve
 
 
 def test_a_cancelled_shell_gets_no_response_and_its_tree_dies(server):
-    marker = "sleep 91.25"
+    marker = sleep_marker(91)
     request_id = server.call("shell", {"command": f"{marker} & {marker}; wait"})
-    tree = wait_for_processes(marker, 2)
+    tree = wait_for_processes(server, marker, 2)
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": request_id}})
-    # The group gets SIGTERM at once; generous bound for a loaded machine.
-    assert gone_within(tree, 1.0 + 2.0)
-    time.sleep(0.5)
+    # The group gets SIGTERM at once: a moment idle, against the sleeps' 91 s.
+    assert gone_within(tree, 15.0)
+    # Whatever the server had to say about the call, it says before answering a later ping.
+    assert server.wait_for(server.request("ping"))["result"] == {}
     assert server.answers(request_id) == []
     assert server.wait_for(server.request("ping"))["result"] == {}
 
 
 def test_teardown_is_bounded_when_the_job_ignores_sigterm_and_a_grandchild_called_setsid(server):
-    marker = "sleep 92.5"
+    marker = sleep_marker(92)
     command = f"trap '' TERM; setsid sh -c '{marker}' & {marker}; wait"
     request_id = server.call("shell", {"command": command})
-    tree = wait_for_processes(marker, 2)
+    tree = wait_for_processes(server, marker, 2)
     cancelled_at = time.monotonic()
     server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": {"requestId": request_id}})
-    # TEARDOWN_GRACE (1 s) then SIGKILL; the margin covers a loaded 2-core machine.
-    assert gone_within(tree, 1.0 + 2.0)
+    # TEARDOWN_GRACE (1 s) then SIGKILL: about a second idle, against the sleeps' 92 s.
+    assert gone_within(tree, 15.0)
     assert time.monotonic() - cancelled_at > 0.8  # they ignored TERM: only SIGKILL got them
     assert zombies_under(server.process.pid) == []
 
 
 def test_a_shell_timeout_kills_the_tree_and_reports_timed_out(server):
-    marker = "sleep 93.75"
+    marker = sleep_marker(93)
     request_id = server.call("shell", {"command": f"echo started; trap '' TERM; {marker}",
                                        "timeout": 1})
-    answer = server.wait_for(request_id, 10)
+    answer = server.wait_for(request_id, 60)
     result = result_json(answer["result"])
     assert result["timed_out"] is True and result["exit_code"] is None
     assert result["stdout"] == "started\n"  # output read before the kill is kept
@@ -168,14 +174,15 @@ def test_stdin_eof_with_a_long_shell_in_flight_exits_within_the_graces():
     server = McpProcess("--join-grace", "1", "--teardown-grace", "1")
     try:
         server.initialize()
-        marker = "sleep 94.5"
+        marker = sleep_marker(94)
         server.call("shell", {"command": f"trap '' TERM; {marker}"})
-        tree = wait_for_processes(marker, 1)
+        tree = wait_for_processes(server, marker, 1)
         closed_at = time.monotonic()
         server.close_stdin()
-        server.process.wait(1 + 1 + 3)  # JOIN_GRACE + TEARDOWN_GRACE + margin
-        assert time.monotonic() - closed_at < 5
-        assert gone_within(tree, 1.0)
+        # JOIN_GRACE + TEARDOWN_GRACE: 2 s idle; without the graces the sleep's 94 s.
+        server.process.wait(20)
+        assert time.monotonic() - closed_at < 20
+        assert gone_within(tree, 10.0)
     finally:
         server.stop()
 
@@ -184,14 +191,14 @@ def test_sigterm_cancels_everything_and_exits_within_the_grace():
     server = McpProcess("--teardown-grace", "1")
     try:
         server.initialize()
-        marker = "sleep 95.5"
+        marker = sleep_marker(95)
         server.call("shell", {"command": f"trap '' TERM; {marker}"})
-        tree = wait_for_processes(marker, 1)
+        tree = wait_for_processes(server, marker, 1)
         started = time.monotonic()
         server.process.terminate()
-        server.process.wait(1 + 3)
-        assert time.monotonic() - started < 4
-        assert gone_within(tree, 1.0)
+        server.process.wait(15)  # TEARDOWN_GRACE: 1 s idle; without it the sleep's 95 s
+        assert time.monotonic() - started < 15
+        assert gone_within(tree, 10.0)
         assert not any("Traceback" in line for line in server.stderr_lines)
     finally:
         server.stop()
@@ -220,33 +227,36 @@ def test_a_closed_stdout_never_yields_a_traceback_and_the_process_exits():
 
 
 def test_a_worker_killed_mid_job_is_reported_by_signal_and_the_next_call_works(server):
-    marker = "sleep 96.5"
+    marker = sleep_marker(96)
     request_id = server.call("shell", {"command": marker})
-    found = wait_for_processes(marker, 1)
+    found = wait_for_processes(server, marker, 1)
     sleeper = next(p for p in found if p.name() == "sleep")
     # The command runs under /bin/sh, which may or may not exec the last command itself.
     shell = psutil.Process(sleeper.ppid())
     worker = shell if shell.name() != "sh" else psutil.Process(shell.ppid())
     assert "python" in worker.name() or "rendervisor" in " ".join(worker.cmdline())
     worker.kill()
-    answer = server.wait_for(request_id, 10)
+    answer = server.wait_for(request_id, 60)
     assert answer["result"]["isError"] is True
     text = answer["result"]["content"][0]["text"]
     assert "signal 9" in text and "SIGKILL" in text and "Traceback" not in text
     again = server.run("shell", {"command": "echo fine"})
     assert result_json(again)["stdout"] == "fine\n"
-    assert gone_within([sleeper], 3.0)
+    assert gone_within([sleeper], 15.0)
 
 
 def test_progress_streams_output_lines_at_most_ten_a_second(server):
+    started = time.monotonic()
     request_id = server.call("shell", {"command": "for i in $(seq 1 40); do echo line $i; "
                                                   "sleep 0.05; done"},
                              meta={"progressToken": "tok"})
-    answer = server.wait_for(request_id, 30)
+    answer = server.wait_for(request_id, 60)
+    took = time.monotonic() - started  # the server's ~2 s of output lie within it
     assert result_json(answer["result"])["exit_code"] == 0
     progress = [m["params"] for m in server.notifications("notifications/progress")
                 if m["params"]["progressToken"] == "tok"]
-    assert 3 <= len(progress) <= 2 / 0.1 + 2  # ~2 s of output at 10 per second at most
+    # Ten a second at most: the more a busy machine stretches the loop, the more may come.
+    assert 3 <= len(progress) <= took / 0.1 + 2
     values = [p["progress"] for p in progress]
     assert values == sorted(set(values))  # strictly increasing
     assert all(p["message"].startswith("line") for p in progress)
@@ -295,29 +305,31 @@ def test_every_tool_is_annotated_and_closed_to_unknown_arguments(server):
 def test_sigterm_while_stdin_eof_drains_calls_ends_them_at_once():
     """A signal during the join grace must not wait the grace out (it used to be ignored
     because the session was already ending for stdin)."""
-    server = McpProcess("--join-grace", "30", "--teardown-grace", "1")
+    server = McpProcess("--join-grace", "120", "--teardown-grace", "1")
     try:
         server.initialize()
-        marker = "sleep 97.5"
+        marker = sleep_marker(97)
         server.call("shell", {"command": marker})
-        tree = wait_for_processes(marker, 1)
+        tree = wait_for_processes(server, marker, 1)
         server.close_stdin()
-        time.sleep(0.5)
+        time.sleep(0.5)  # the signal is to come during the join grace, not before it
         started = time.monotonic()
         server.process.terminate()
-        server.process.wait(1 + 4)  # TEARDOWN_GRACE + margin, far below the 30 s join grace
-        assert time.monotonic() - started < 5
-        assert gone_within(tree, 1.0)
+        server.process.wait(20)  # TEARDOWN_GRACE: 1 s idle, far below the 120 s join grace
+        assert time.monotonic() - started < 20
+        assert gone_within(tree, 10.0)
     finally:
         server.stop()
 
 
 # -- helpers ----------------------------------------------------------------------------------
 
-def wait_for_processes(marker: str, count: int, timeout: float = 10.0) -> list:
+def wait_for_processes(server: McpProcess, marker: str, count: int,
+                       timeout: float = 60.0) -> list:
+    """At least `count` processes under `server` running `marker`, once they have started."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = processes_running(marker)
+        found = descendants_running(server.process.pid, marker)
         if len(found) >= count:
             return found
         time.sleep(0.05)

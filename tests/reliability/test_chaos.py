@@ -3,8 +3,9 @@
 
 What must hold: every call gets exactly one answer; each render item is either done and equal
 to a render made without faults, or failed with an error naming it and nothing of it left on
-disk; no zombie, no orphan, no temporary file; the supervisor's descriptors and memory come
-back to their baseline. CI kills 10 times; `CHAOS_KILLS=50` is the long run (docs/reliability.md
+disk but what docs/outputs.md says a failed item keeps for a rerun (a sequence's frames outside
+its failed chunks, a video's cached segments); no zombie, no orphan, no temporary file; the
+supervisor's descriptors and memory come back to their baseline. CI kills 10 times; `CHAOS_KILLS=50` is the long run (docs/reliability.md
 records its figures; `CHAOS_REPORT=path` writes them as JSON).
 """
 
@@ -37,8 +38,10 @@ ANSWER_WITHIN = 120.0
 # The front door must stay responsive throughout: a ping or a small read during chaos is
 # answered in milliseconds; the bound only absorbs a stalled 2-core machine.
 QUICK_WITHIN = 5.0
-# After the last kill, replacements start and killed trees are reaped within a few seconds.
-SETTLE = 10.0
+# After the last kill, replacements start and killed trees are reaped within a few seconds when
+# the machine is idle; on one shared with other test runs (load 10 and more), within a minute.
+# Each check waits for its state, so this costs nothing when it settles sooner.
+SETTLE = 60.0
 # Baseline bounds. Descriptors: each worker holds two in the supervisor (socket, sentinel) and
 # the number of warm spares varies by one or two. Memory: Python keeps freed arenas, and lane
 # threads and caches stay warm; a leak per kill or per call would grow far beyond this.
@@ -191,10 +194,12 @@ def kept_for_a_rerun(kind: str, entry: dict, folder: str) -> list[str]:
     return [name for name in files_under(folder) if name.startswith(".m.mp4.segments/")]
 
 
-def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_path):
+def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_path,
+                                                                         short_tmp_path):
     rng = random.Random(int(os.environ.get("CHAOS_SEED", "8")))
-    mark = f"{rng.randrange(10**6):06d}"
-    private_tmp = tmp_path / "tmp"  # every temporary file the server or a worker makes lands here
+    mark = f"{os.getpid():07d}"  # no other run on the machine has it
+    private_tmp = short_tmp_path / "tmp"  # every temporary file the server or a worker makes
+    # lands here
     private_tmp.mkdir()
     out = tmp_path / "out"
     readable = tmp_path / "probe.txt"
@@ -291,8 +296,14 @@ def test_kills_during_renders_and_shells_lose_no_answer_and_leave_nothing(tmp_pa
         assert files_under(str(private_tmp)) == baseline_tmp
         leftovers = [name for name in files_under(str(out)) if os.path.basename(name)[0] == "."]
         assert leftovers == []
-        tree = tree_of(pid)
-        # render, preview, probes, spares
+        # render, preview, probes, spares (a replacement may still be on its way)
+        deadline = time.monotonic() + SETTLE
+        while True:
+            tree = tree_of(pid)
+            if (tree.shells == [] and len(tree.workers) <= 2 + 1 + 2 + 2) or \
+                    time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
         assert tree.shells == [] and len(tree.workers) <= 2 + 1 + 2 + 2
 
         # Descriptors and memory back to their baseline.

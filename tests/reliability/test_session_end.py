@@ -12,8 +12,8 @@ from tests.helpers.process_tree import tree_of
 
 
 @pytest.mark.parametrize("ending", ["stdin closed", "SIGTERM"])
-def test_a_session_that_ends_leaves_no_temporary_file_and_no_process(tmp_path, ending):
-    private_tmp = tmp_path / "tmp"
+def test_a_session_that_ends_leaves_no_temporary_file_and_no_process(short_tmp_path, ending):
+    private_tmp = short_tmp_path / "tmp"
     private_tmp.mkdir()
     server = McpProcess(env={"TMPDIR": str(private_tmp)})
     try:

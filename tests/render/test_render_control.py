@@ -87,7 +87,7 @@ def test_wait_false_returns_at_once_and_stop_cleans_up(session, tmp_path):
     started = time.monotonic()
     started_job = engine.run("renderQueue.render", {"wait": False})
     assert started_job["rendering"] == [item] and started_job["job"].startswith("render-")
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 5.0  # at once: milliseconds idle, the render far longer
 
     def rendering():
         listed = engine.run("renderQueue.list", {})["items"][0]

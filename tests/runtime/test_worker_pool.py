@@ -13,25 +13,16 @@ from protocol.cancel import Cancel
 from supervisor.runtime.pool import JobFailed, Pool, WorkerDied
 
 
-# The wedge deadline of the two tests about wedging: many heartbeats (0.5 s) long, and short
-# enough to keep them short. The other tests keep the production deadline, so a healthy worker
-# starved on a loaded machine is never taken for a wedged one; the deadline's arithmetic is
-# tested on a fake clock (tests/runtime/test_job_lifecycle.py).
-QUICK_WEDGE = 2.0
+# The pools here keep the production wedge deadline, so that a machine busy with other test runs
+# never makes a healthy worker look wedged; the test of that deadline shortens it to 5 s, still
+# ten heartbeats.
+WEDGE_DEADLINE = 5.0
 
 
 @pytest.fixture
 def pool(worker_context):
     made, preload = worker_context
     pool = Pool(made, 2, teardown_grace=0.5, preload=preload)
-    yield pool
-    pool.close()
-
-
-@pytest.fixture
-def quick_wedge_pool(worker_context):
-    made, preload = worker_context
-    pool = Pool(made, 2, teardown_grace=0.5, preload=preload, wedge_deadline=QUICK_WEDGE)
     yield pool
     pool.close()
 
@@ -88,7 +79,7 @@ def test_a_cancelled_job_stops_cooperatively_and_the_worker_is_kept(pool):
     with pytest.raises(JobFailed) as failure:
         pool.run("render", "sleep", {"seconds": 30}, cancel=cancel, worker=worker)
     assert failure.value.reason == "cancelled"
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 15  # 0.3 s idle, against the job's 30 s
     assert worker.alive  # a cooperative stop keeps the worker
     assert pool.run("render", "noop", 1, worker=worker) == 1
     pool.release(worker)
@@ -106,7 +97,7 @@ def test_a_cancelled_shell_whose_command_closed_its_output_is_stopped_by_the_wor
         pool.run("shell", "shell", {"command": "exec >/dev/null 2>&1; sleep 30"},
                  cancel=cancel, worker=worker)
     assert failure.value.reason == "cancelled"
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 15  # 0.5 s idle, against the command's 30 s
     assert worker.alive
     assert pool.run("shell", "noop", 1, worker=worker) == 1
     pool.release(worker)
@@ -119,24 +110,37 @@ def test_a_job_timeout_is_reported_as_timeout(pool):
     assert failure.value.reason == "timeout"
 
 
-def test_a_stopped_worker_is_declared_wedged_and_killed(quick_wedge_pool):
-    pool = quick_wedge_pool
-    worker = pool.acquire("render")
-    threading.Timer(0.3, os.kill, args=(worker.pid, signal.SIGSTOP)).start()
-    started = time.monotonic()
-    with pytest.raises(JobFailed) as failure:
-        pool.run("render", "sleep", {"seconds": 60}, worker=worker)
-    # The wedge deadline is 2 s here; the bound leaves room for a loaded machine.
-    assert failure.value.reason == "wedged" and "stopped answering" in str(failure.value)
-    assert time.monotonic() - started < 15
-    pool.release(worker)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and psutil.pid_exists(worker.pid) and \
-            psutil.Process(worker.pid).status() != psutil.STATUS_ZOMBIE:
-        time.sleep(0.05)
-    assert not psutil.pid_exists(worker.pid) or \
-        psutil.Process(worker.pid).status() == psutil.STATUS_ZOMBIE
-    assert pool.run("render", "noop", 2) == 2
+def test_a_stopped_worker_is_declared_wedged_and_killed_and_one_that_beats_is_not(
+        worker_context):
+    made, preload = worker_context
+    pool = Pool(made, 2, teardown_grace=0.5, preload=preload, wedge_deadline=WEDGE_DEADLINE)
+    try:
+        # Beside it, a job twice the wedge deadline long lives on its heartbeats (every 0.5 s).
+        beating: list = []
+        beside = threading.Thread(target=lambda: beating.append(pool.run(
+            "render", "sleep", {"seconds": 2 * WEDGE_DEADLINE})))
+        beside.start()
+        worker = pool.acquire("render")
+        threading.Timer(0.3, os.kill, args=(worker.pid, signal.SIGSTOP)).start()
+        started = time.monotonic()
+        with pytest.raises(JobFailed) as failure:
+            pool.run("render", "sleep", {"seconds": 60}, worker=worker)
+        # Found by the wedge deadline, not by the job's 60 s: the bound leaves room for a loaded
+        # machine.
+        assert failure.value.reason == "wedged" and "stopped answering" in str(failure.value)
+        assert time.monotonic() - started < WEDGE_DEADLINE + 30
+        pool.release(worker)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and psutil.pid_exists(worker.pid) and \
+                psutil.Process(worker.pid).status() != psutil.STATUS_ZOMBIE:
+            time.sleep(0.05)
+        assert not psutil.pid_exists(worker.pid) or \
+            psutil.Process(worker.pid).status() == psutil.STATUS_ZOMBIE
+        assert pool.run("render", "noop", 2) == 2
+        beside.join(60)
+        assert beating == [{"slept": True}]
+    finally:
+        pool.close()
 
 
 def test_render_capacity_bounds_concurrent_workers(pool):
@@ -151,28 +155,28 @@ def test_render_capacity_bounds_concurrent_workers(pool):
     assert time.monotonic() - started >= 0.95
 
 
-def test_a_long_job_that_beats_is_not_taken_for_wedged(quick_wedge_pool):
-    pool = quick_wedge_pool
-    # The wedge deadline here is 2 s; a 4 s job lives on its heartbeats (every 0.5 s).
-    assert pool.run("render", "sleep", {"seconds": 4}) == {"slept": True}
-
-
 def test_borrowing_an_idle_worker_never_starts_one_and_never_waits(pool):
     """A filmstrip borrows render workers only when they sit idle: with none started yet, and
     with every one busy, the answer is None at once, and nothing is started for it."""
     assert pool.borrow_idle("render") is None
     assert len(pool._all) == 0
-    busy = [threading.Thread(target=pool.run, args=("render", "sleep", {"seconds": 1.5}))
-            for _ in range(2)]
+    stops = [Cancel(), Cancel()]
+
+    def long_job(stop: Cancel) -> None:
+        with pytest.raises(JobFailed):
+            pool.run("render", "sleep", {"seconds": 60}, cancel=stop)
+
+    busy = [threading.Thread(target=long_job, args=(stop,)) for stop in stops]
     for thread in busy:
         thread.start()
-    deadline = time.monotonic() + 30
-    while len(pool._all) < 2 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    time.sleep(0.2)  # both jobs under way
-    asked = time.monotonic()
+    deadline = time.monotonic() + 60
+    while (len(pool._all) < 2 or pool._idle["render"]) and time.monotonic() < deadline:
+        time.sleep(0.02)  # both workers started, and both taken by their jobs
+    # None at once: had it waited for a worker, it would have waited for a 60 s job.
     assert pool.borrow_idle("render") is None
-    assert time.monotonic() - asked < 0.5
+    assert all(thread.is_alive() for thread in busy)
+    for stop in stops:
+        stop.cancel()
     for thread in busy:
         thread.join(60)
     borrowed = pool.borrow_idle("render")
