@@ -38,6 +38,7 @@ import select
 import selectors
 import signal
 import socket
+import tempfile
 import threading
 import time
 from collections import deque
@@ -45,6 +46,7 @@ from typing import Any, Callable
 
 from protocol.cancel import TIMEOUT, Cancel
 from protocol.wire import frames
+from supervisor.errors import UsageError
 from supervisor.runtime import teardown
 from supervisor.runtime.job_lifecycle import (Action, Answered, BadFrame, BrokeChannel,
                                               CancelUndelivered, End, Event, FrameArrived,
@@ -71,6 +73,8 @@ STARTUP_DEADLINE = 60.0
 # JobFailed.reason, and the cancel reason, of a job stopped by its kind's deadline (the
 # preview deadline, the probe deadline: supervisor/runtime/worker_kinds.py).
 DEADLINE = "deadline"
+# The longest path a Unix socket may have (sun_path is 108 bytes with its NUL).
+SOCKET_PATH_BYTES = 107
 # The modules the forkserver preloads, so a fork is cheap: the worker loop and every module of
 # tasks (one list, workers/tasks.py's, which the loop imports too).
 WORKER_MODULES = ("workers.worker_main",) + TASK_MODULES
@@ -625,11 +629,24 @@ def make_context(preload: tuple[str, ...] = WORKER_MODULES) -> multiprocessing.c
     """A forkserver context with the worker modules preloaded. Call this, and start the server,
     before the supervisor starts any thread: workers are then forked from the single-threaded
     forkserver, never from the multithreaded supervisor."""
+    check_socket_folder()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(list(preload))
     from multiprocessing import forkserver
     forkserver.ensure_running()
     return context
+
+
+def check_socket_folder() -> None:
+    """UsageError when the temporary folder is too long a path for the forkserver's socket: a
+    Unix socket's path holds at most 107 bytes, and multiprocessing makes it inside the
+    temporary folder as `pymp-XXXXXXXX/listener-XXXXXXXX` (32 bytes more)."""
+    folder = tempfile.gettempdir()
+    room = SOCKET_PATH_BYTES - len("/pymp-XXXXXXXX/listener-XXXXXXXX")
+    if len(os.fsencode(folder)) > room:
+        raise UsageError(f"rendervisor: the temporary folder {folder} is too long a path for the "
+                         f"worker pool's socket ({len(os.fsencode(folder))} bytes, at most "
+                         f"{room}); set TMPDIR to a shorter folder, such as /tmp.")
 
 
 def worker_preload() -> tuple[str, ...]:
