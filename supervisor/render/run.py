@@ -51,8 +51,8 @@ from supervisor.runtime.pool import JobFailed, Pool, Worker
 from supervisor.render.item_run import (AttemptStarted, Announce, Began, Broke, ChunkCached,
                                         CountFrame, Event, FolderRefused, FrameWritten, ItemRun,
                                         LogFailure, OutputBroken, OutputFailed, OutputPlaced,
-                                        PlaceOutput, RenderEnded, Retry, Settle, TaskFailed,
-                                        TaskFinished, TaskReturned, TaskTaken)
+                                        PlaceOutput, RenderEnded, Retry, Settle, Status,
+                                        TaskFailed, TaskFinished, TaskReturned, TaskTaken)
 from supervisor.render.leftovers import Leftovers
 from supervisor.render.plan import ItemPlan
 from supervisor.render.segment_cache import SegmentCache, content_key, remove_cache
@@ -150,6 +150,11 @@ class RenderRun:
     def stopped(self) -> bool:
         return self.cancel.cancelled
 
+    @property
+    def all_ended(self) -> bool:
+        """Every item has its ending (done, failed or stopped): the run is only tidying up."""
+        return all(item.finished or item.status is Status.STOPPED for item in self.items)
+
     def stop(self) -> None:
         """Stop every worker at its next frame; run() then cleans up and returns."""
         self.cancel.cancel()
@@ -204,10 +209,14 @@ class RenderRun:
 
     def _announce(self, item: ItemRun, actions: list) -> list:
         """Under the lock: tell the queue (so two workers' reports reach renderQueue.list in
-        order) and count the frames; the actions left, to carry out outside it."""
-        later = []
+        order) and count the frames; the actions left, to carry out outside it. The item's
+        order holds: what follows its Settle waits for it, so a "stopped" or "done" item is
+        heard of only once its files are settled."""
+        later: list = []
         for action in actions:
-            if isinstance(action, Announce):
+            if any(isinstance(deferred, Settle) for deferred in later):
+                later.append(action)
+            elif isinstance(action, Announce):
                 self._on_item(item.plan.id, str(action.status), action.fraction)
             elif isinstance(action, CountFrame):
                 self.written += 1
@@ -221,6 +230,10 @@ class RenderRun:
         for action in actions:
             if isinstance(action, tuple):  # a counted frame: (written, message)
                 self._report_progress(*action)
+            elif isinstance(action, (Announce, CountFrame)):  # one that followed a Settle
+                with self._lock:
+                    counted = self._announce(item, [action])
+                self._carry_out(item, counted)
             elif isinstance(action, LogFailure):
                 log.warning("%s", action.message)
             elif isinstance(action, Settle):

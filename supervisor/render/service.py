@@ -110,7 +110,14 @@ class RenderService(Renderer):
         items `item_ids`, or the given `plans`); CommandError if a render runs, nothing is
         queued, or outputs clash."""
         with self._lock:
-            if self._current is not None:
+            stopping = self._current
+        if stopping is not None and (stopping.stopped or stopping.all_ended):
+            # A render that was stopped (a cancelled call, renderQueue.stop) or has ended every
+            # item is only cleaning up: its workers stop at their next frame or are killed
+            # after the teardown grace. A render asked for now waits for that, not refused.
+            stopping.ended.wait(STOP_WAIT)
+        with self._lock:
+            if self._current is not None and not self._current.ended.is_set():
                 raise CommandError(
                     "a render is already running (items "
                     f"{', '.join(self._current.item_ids)}); only one render runs at a time. "
@@ -169,7 +176,8 @@ class RenderService(Renderer):
             report = run.run()
         finally:
             with self._lock:
-                self._current = None
+                if self._current is run:  # a render that waited for this one's end may be next
+                    self._current = None
         for entry in report["items"]:
             self._item_changed(engine, entry["item"], entry["status"],
                                1.0 if entry["status"] == "done" else None)
@@ -274,7 +282,8 @@ class RenderService(Renderer):
             report = run.run()
         finally:
             with self._lock:
-                self._current = None
+                if self._current is run:  # a render that waited for this one's end may be next
+                    self._current = None
         if work is not None:
             work.cancel.check()
         return report

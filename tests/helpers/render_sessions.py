@@ -117,3 +117,11 @@ class Recorder:
         self.events.append((progress, total, message))
         if self.on_progress is not None:
             self.on_progress(progress, total, message)
+
+
+def busy_render_workers(session):
+    """The session's render workers running a job now (to kill one mid-render)."""
+    pool = session.pool
+    idle = set(pool._idle["render"])
+    return [worker for worker in list(pool._all)
+            if worker.kind == "render" and worker.alive and worker not in idle]

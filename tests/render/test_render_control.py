@@ -1,6 +1,8 @@
 """Controlling a render: progress, cancel and its cleanup, wait:false with renderQueue.list and
 renderQueue.stop, one render at a time, and a render's independence from later edits."""
 
+import os
+import signal
 import threading
 import time
 
@@ -9,8 +11,9 @@ import pytest
 
 from supervisor.errors import CommandError
 from protocol.cancel import Cancelled
-from tests.helpers.render_sessions import (Recorder, build_comp, expected_frame, files_in,
-                                           heavy_comp, read_png, render_session)
+from tests.helpers.render_sessions import (Recorder, build_comp, busy_render_workers,
+                                           expected_frame, files_in, heavy_comp, read_png,
+                                           render_session)
 from tests.helpers.synthetic_frames import earlier_frame
 from workers.compositor import render_frame
 
@@ -209,3 +212,49 @@ def test_stop_ends_a_blocking_render_which_answers_with_stopped_items(session, t
     assert (entry["item"], entry["status"], entry["output"]) == (item, "stopped",
                                                                  str(tmp_path / "h.mp4"))
     assert files_in(tmp_path) == set()
+
+
+def test_a_client_that_sees_a_render_stopped_finds_its_files_gone_and_may_render_at_once(
+        session, tmp_path):
+    """What a client sees of a cancelled render is only its items' status: the moment an item
+    reads "stopped", what the render wrote is gone, and a render asked for then starts (it
+    waits for the stopped one to finish tidying up rather than being refused)."""
+    engine = session.engine
+    service = engine.render_service
+    stopped_item = queue(engine, "Heavy", tmp_path / "h_[####].png")["item"]
+    at_stop: dict = {}
+    mirror = service._item_changed
+
+    def ask_again() -> None:  # as the soak's client does: the stopped item out, a new one in
+        try:
+            engine.run("renderQueue.remove", {"item": stopped_item})
+            queue(engine, "Main", tmp_path / "next" / "n_[##].png")
+            at_stop["next"] = engine.run("renderQueue.render", {})
+        except CommandError as refused:
+            at_stop["next"] = str(refused)
+
+    def seen_by_client(engine_, item_id, status, progress):
+        mirror(engine_, item_id, status, progress)
+        if item_id == stopped_item and status == "stopped" and "files" not in at_stop:
+            at_stop["files"] = {path for path in files_in(tmp_path) if "/" not in path}
+            asker = at_stop["asker"] = threading.Thread(target=ask_again)
+            asker.start()
+            asker.join(2.0)  # a refusal comes at once; a render that waits goes on waiting
+
+    def kill_then_cancel(progress, total, message):
+        # Workers killed, as the teardown grace kills a worker that does not stop: what they
+        # wrote is left for the render to remove.
+        if progress >= 5 and not recorder.ctx.cancel.cancelled:
+            for worker in busy_render_workers(session):
+                os.kill(worker.pid, signal.SIGKILL)
+            recorder.ctx.cancel.cancel()
+
+    service._item_changed = seen_by_client
+    recorder = Recorder(session, kill_then_cancel)
+    with pytest.raises(Cancelled):
+        engine.run("renderQueue.render", {}, recorder.ctx)
+    at_stop["asker"].join(60.0)
+    assert at_stop["files"] == set(), "the stopped item's frames were still there"
+    assert isinstance(at_stop["next"], dict), at_stop["next"]
+    assert at_stop["next"]["completed"] == 1
+    assert len(files_in(tmp_path / "next")) == 12

@@ -7,15 +7,9 @@ import signal
 
 import numpy as np
 
-from tests.helpers.render_sessions import (Recorder, build_comp, decode_video, expected_frame,
-                                           files_in, heavy_comp, read_png, render_session)
-
-
-def busy_render_workers(session):
-    pool = session.pool
-    idle = set(pool._idle["render"])
-    return [worker for worker in list(pool._all)
-            if worker.kind == "render" and worker.alive and worker not in idle]
+from tests.helpers.render_sessions import (Recorder, build_comp, busy_render_workers,
+                                           decode_video, expected_frame, files_in, heavy_comp,
+                                           read_png, render_session)
 
 
 def test_a_killed_workers_chunk_is_retried_and_the_output_is_complete(tmp_path, caplog):
