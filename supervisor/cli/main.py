@@ -29,6 +29,10 @@ SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
                "info": "supervisor.cli.info", "export": "supervisor.cli.export",
                "studio": "supervisor.cli.studio", "collect": "supervisor.cli.collect"}
+# The subcommands that start this machine's workers at once (render without --cluster): their
+# forkserver starts before their module is imported, so it imports Skia, PyAV and numpy for
+# the workers while this process imports the rest of the supervisor, not after it.
+FORKSERVER_FIRST = ("render", "studio")
 
 
 EXPORT_FORMATS = (*TIMELINE_FORMATS, "lottie")
@@ -341,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             raise UsageError("rendervisor: name a command: mcp, render, preview, studio, watch, "
                              "export, info, collect, clean or commands (see rendervisor --help)")
+        if args.command in FORKSERVER_FIRST and getattr(args, "cluster", None) is None:
+            from supervisor.runtime.pool import start_forkserver
+            start_forkserver()
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)
