@@ -21,13 +21,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 
 import psutil
 
-from process_tree import compile_bytecode
+from process_tree import compile_bytecode, watch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLE_SECONDS = 0.01
@@ -61,47 +60,39 @@ def role(process: psutil.Process, root_pid: int, forkserver: int | None) -> str:
 
 
 def one_pass(checkout: str, folder: str, frames: str, extra: list[str]) -> dict:
-    started = time.time()
-    process = subprocess.Popen(command(checkout, folder, frames, extra), cwd=checkout,
-                               env=dict(os.environ, PYTHONPATH=checkout),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    root = psutil.Process(process.pid)
-    origin = root.create_time()  # the kernel's clock for every process's start
-    seen: dict[int, dict] = {}
-    forkserver = None
-    supervisor_cpu = 0.0
-    while process.poll() is None:
-        try:
-            tree = [root] + root.children(recursive=True)
-        except psutil.NoSuchProcess:
-            tree = []
-        now = time.time() - origin
+    seen: dict[int, dict] = {}  # pid -> its role, start, CPU seconds, when last seen
+    # Starts are read on the kernel's clock (each process's create time, from the command's),
+    # last sightings on this one's, from the launch: the two can differ by a few tenths.
+    found = {"forkserver": None, "origin": None, "launched": time.time()}
+
+    def read(process, tree: list) -> None:
+        if not tree:
+            return
+        root = tree[0]
+        if found["origin"] is None:
+            found["origin"] = root.create_time()  # the kernel's clock for every process's start
+        now = time.time() - found["launched"]
         for member in tree:
             try:
                 with member.oneshot():
                     times = member.cpu_times()
                     if member.pid not in seen:
-                        seen[member.pid] = {"role": role(member, root.pid, forkserver),
-                                            "start": round(member.create_time() - origin, 2)}
+                        seen[member.pid] = {"role": role(member, root.pid, found["forkserver"]),
+                                            "start": round(member.create_time() - found["origin"],
+                                                           2)}
                         if seen[member.pid]["role"] == "forkserver":
-                            forkserver = member.pid
+                            found["forkserver"] = member.pid
+                            if root.pid in seen:
+                                seen[root.pid]["supervisor_cpu_at_forkserver"] = \
+                                    seen[root.pid]["cpu"]
                     entry = seen[member.pid]
                     entry["cpu"] = round(times.user + times.system, 2)
                     entry["last_seen"] = round(now, 2)
             except psutil.Error:
                 pass
-        if root.pid in seen:
-            supervisor_cpu = seen[root.pid]["cpu"]
-        if any(e["role"] == "forkserver" for e in seen.values()) and \
-                "supervisor_cpu_at_forkserver" not in seen.get(root.pid, {}):
-            seen[root.pid]["supervisor_cpu_at_forkserver"] = supervisor_cpu
-        try:
-            process.wait(SAMPLE_SECONDS)
-        except subprocess.TimeoutExpired:
-            pass
-    seconds = time.time() - started
-    if process.returncode != 0:
-        sys.exit(process.stderr.read().decode()[-2000:])
+
+    seconds = watch(command(checkout, folder, frames, extra), checkout,
+                    dict(os.environ, PYTHONPATH=checkout), read, SAMPLE_SECONDS)
     workers = 0
     for entry in sorted(seen.values(), key=lambda e: e["start"]):
         if entry["role"] == "worker":
