@@ -22,6 +22,7 @@ import json
 import os
 import statistics
 import sys
+import tempfile
 import time
 
 import psutil
@@ -114,17 +115,16 @@ def main() -> None:
     parser.add_argument("extra", nargs="*", help="more `rendervisor render` flags")
     args = parser.parse_args()
     checkouts = args.checkout or [ROOT]
-    folder = os.path.join("/tmp", f"timeline-{os.getpid()}")
-    os.makedirs(folder, exist_ok=True)
     for checkout in checkouts:
         compile_bytecode(checkout)  # as installed: scripts/process_tree.py says why
     load = [os.getloadavg()[0]]
-    for checkout in checkouts:  # warm-up: the page cache, fonts
-        one_pass(checkout, folder, args.frames, args.extra)
     runs: dict[str, list] = {checkout: [] for checkout in checkouts}
-    for _ in range(args.passes):
-        for checkout in checkouts:
-            runs[checkout].append(one_pass(checkout, folder, args.frames, args.extra))
+    with tempfile.TemporaryDirectory(prefix="rendervisor-timeline-") as folder:
+        for checkout in checkouts:  # warm-up: the page cache, fonts
+            one_pass(checkout, folder, args.frames, args.extra)
+        for _ in range(args.passes):
+            for checkout in checkouts:
+                runs[checkout].append(one_pass(checkout, folder, args.frames, args.extra))
     load.append(os.getloadavg()[0])
     result = {"load_average": load, "frames": args.frames or "all"}
     for checkout, passes in runs.items():
