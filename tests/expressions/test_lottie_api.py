@@ -158,3 +158,18 @@ def test_an_expression_that_keeps_asking_fails_with_a_sentence_for_every_frame(m
     _, report = bake(animation([layer, other]))
     assert report["baked"] == 0
     assert "asked for values at too many times (1 rounds of questions)" in report["failed"][0]
+
+
+def test_value_follows_a_curved_motion_path_as_lottie_web_moves_along_it():
+    """leap_frog_loader.json's frogs jump along curved motion paths (keys with spatial
+    tangents); baked, their expressions read `value` along a straight line instead."""
+    layer = shape_layer(1, "rc", (10, 10), (1, 0, 0), (0, 0), (0, 0))
+    # From (0, 0) to (100, 0), leaving straight up and arriving from straight above: a hump.
+    layer["ks"]["p"] = {"a": 1, "x": "var $bm_rt;\n$bm_rt = value;", "k": [
+        {"t": 0, "s": [0, 0, 0], "to": [0, -60, 0], "ti": [0, -60, 0],
+         "i": {"x": 1, "y": 1}, "o": {"x": 0, "y": 0}},
+        {"t": 30, "s": [100, 0, 0]}]}
+    baked = bake_cleanly(animation([layer]))
+    x, y, _ = baked_value(baked["layers"][0]["ks"]["p"], 15)
+    # half way along the symmetric hump's length is its top: x 50, y -45 (3/4 of 60)
+    assert x == pytest.approx(50, abs=0.01) and y == pytest.approx(-45, abs=0.01)

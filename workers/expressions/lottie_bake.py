@@ -8,7 +8,7 @@ Each property with an expression (`"x"`) gets a hold key at every frame of the a
 (`ip` to `op`), its value there the expression's, evaluated by this worker's sandbox exactly as
 a rendervisor layer's expression is (the same API, the same determinism). What the expression
 reads as `value` is the property's own keys, interpolated as Lottie does (per-dimension
-bezier eases, holds; a motion path's spatial tangents are read as straight lines). Layers are
+bezier eases, holds; a position along its curved motion path as lottie-web moves it). Layers are
 found by name (`nm`) and index (`ind`), their transform by After Effects' names, effects by
 name or match name with their params (`effect("Slider Control")("Slider")`, a Layer
 Control's param read as its layer), a shape layer's contents as lottie-web's `content()`
