@@ -173,3 +173,20 @@ def test_value_follows_a_curved_motion_path_as_lottie_web_moves_along_it():
     x, y, _ = baked_value(baked["layers"][0]["ks"]["p"], 15)
     # half way along the symmetric hump's length is its top: x 50, y -45 (3/4 of 60)
     assert x == pytest.approx(50, abs=0.01) and y == pytest.approx(-45, abs=0.01)
+
+
+def test_a_precomp_shown_from_later_in_its_time_is_baked_over_the_frames_shown():
+    """dna.json shows one precomp many times, each started up to 156 frames earlier; baked
+    over the main comp's frames only, every later frame held the last value."""
+    inner = shape_layer(1, "rc", (10, 10), (1, 0, 0), (50, 50), (50, 50), last=120)
+    inner["ks"]["r"]["x"] = "time * 10"
+    holder = {"ddd": 0, "ind": 1, "ty": 0, "nm": "holder", "refId": "inner", "sr": 1,
+              "ip": 0, "op": 30, "st": -45, "w": 100, "h": 100,
+              "ks": {"o": {"a": 0, "k": 100}, "r": {"a": 0, "k": 0},
+                     "p": {"a": 0, "k": [50, 50, 0]}, "a": {"a": 0, "k": [50, 50, 0]},
+                     "s": {"a": 0, "k": [100, 100, 100]}}}
+    document = animation([holder], last=30, assets=[{"id": "inner", "layers": [inner]}])
+    keys = bake_cleanly(document)["assets"][0]["layers"][0]["ks"]["r"]["k"]
+    # the main comp's frames 0 to 29 show the precomp's 45 to 74
+    assert (keys[0]["t"], keys[-1]["t"]) == (45, 74)
+    assert baked_value({"k": keys}, 60) == pytest.approx(20)

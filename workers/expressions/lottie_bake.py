@@ -5,7 +5,7 @@ designed.
     baked, report = bake(animation)   # a copy; report: {expressions, baked, failed}
 
 Each property with an expression (`"x"`) gets a hold key at every frame of the animation
-(`ip` to `op`), its value there the expression's, evaluated by this worker's sandbox exactly as
+(`ip` to `op`; in a precomp, every frame of its own time the layers showing it reach), its value there the expression's, evaluated by this worker's sandbox exactly as
 a rendervisor layer's expression is (the same API, the same determinism). What the expression
 reads as `value` is the property's own keys, interpolated as Lottie does (per-dimension
 bezier eases, holds; a position along its curved motion path as lottie-web moves it). Layers are
@@ -82,13 +82,14 @@ def bake(animation: dict) -> tuple[dict, dict]:
     {expressions: how many, baked: how many, failed: [sentence, ...]}."""
     animation = copy.deepcopy(animation)
     host = LottieHost(animation)
-    frames = list(range(int(animation["ip"]), max(int(animation["ip"]) + 1,
-                                                  int(-(-animation["op"] // 1)))))
+    seen = frames_seen(animation)
     rate = float(animation["fr"])
     failed = []
     for key, place in host.places.items():
         if not isinstance(place.prop.get("x"), str):
             continue
+        first, end = seen.get(place.comp, seen["main"])
+        frames = list(range(first, max(first + 1, end)))
         times = [frame / rate for frame in frames]
         try:
             values = current_sandbox().evaluate(host, key, times,
@@ -102,6 +103,41 @@ def bake(animation: dict) -> tuple[dict, dict]:
         place.bake(frames, [_as_lottie_path(value) for value in values])
     count = sum(1 for place in host.places.values() if place.had_expression)
     return animation, {"expressions": count, "baked": count - len(failed), "failed": failed}
+
+
+def frames_seen(animation: dict) -> dict[str, tuple[int, int]]:
+    """The frames of each comp's own time the animation shows, [first, end): the main comp's
+    `ip` to `op`; a precomp's, where the layers showing it reach into it (shifted by their
+    start `st`, stretched by `sr`; a time-remapped one over its layers' own in and out)."""
+    comps = {str(asset["id"]): asset["layers"] for asset in animation.get("assets") or []
+             if isinstance(asset, dict) and isinstance(asset.get("layers"), list)}
+    seen = {"main": (float(animation["ip"]), float(animation["op"]))}
+    todo = ["main"]
+    for _ in range(1000):  # precomps nest a few deep; a file whose refer to each other ends
+        if not todo:
+            break
+        comp = todo.pop()
+        first, end = seen[comp]
+        for layer in (animation.get("layers") or []) if comp == "main" else comps[comp]:
+            inner = str(layer.get("refId")) if isinstance(layer, dict) else None
+            if inner not in comps:
+                continue
+            if "tm" in layer:
+                own = [child for child in comps[inner] if isinstance(child, dict)]
+                reach = (min((child.get("ip", 0) for child in own), default=0),
+                         max((child.get("op", 0) for child in own), default=0))
+            else:
+                stretch = layer.get("sr") or 1
+                shown = (max(first, layer.get("ip", first)), min(end, layer.get("op", end)))
+                reach = tuple((frame - layer.get("st", 0)) / stretch for frame in shown)
+            if reach[0] >= reach[1]:
+                continue
+            was = seen.get(inner)
+            now = reach if was is None else (min(was[0], reach[0]), max(was[1], reach[1]))
+            if now != was:
+                seen[inner] = now
+                todo.append(inner)
+    return {comp: (int(first // 1), int(-(-end // 1))) for comp, (first, end) in seen.items()}
 
 
 class Place:
