@@ -190,3 +190,16 @@ def test_a_precomp_shown_from_later_in_its_time_is_baked_over_the_frames_shown()
     # the main comp's frames 0 to 29 show the precomp's 45 to 74
     assert (keys[0]["t"], keys[-1]["t"]) == (45, 74)
     assert baked_value({"k": keys}, 60) == pytest.approx(20)
+
+
+def test_a_3d_layer_s_z_rotation_carries_its_points_into_the_comp():
+    """mnemonics.json's lines are 3D layers turned by `rz`: their circles, placed by
+    toComp, sat off the turned lines."""
+    line = shape_layer(1, "rc", (10, 10), (1, 0, 0), (100, 100), (100, 100))
+    line["nm"], line["ddd"] = "line", 1
+    del line["ks"]["r"]
+    line["ks"]["rz"] = {"a": 0, "k": 90}
+    dot = shape_layer(2, "el", (10, 10), (0, 0, 1), (0, 0), (0, 0))
+    dot["ks"]["p"]["x"] = "thisComp.layer('line').toComp([20, 0])"
+    baked = bake_cleanly(animation([line, dot]))
+    assert baked_value(baked["layers"][1]["ks"]["p"]) == pytest.approx([100, 120])

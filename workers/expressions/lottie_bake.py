@@ -224,6 +224,8 @@ class LottieHost:
 
         for short, path in TRANSFORM.items():
             prop = (layer.get("ks") or {}).get(short)
+            if short == "r" and not isinstance(prop, dict):
+                prop = (layer.get("ks") or {}).get("rz")  # a 3D layer's turn in the picture
             if isinstance(prop, dict):
                 found(path, prop)
         if isinstance(layer.get("tm"), dict):
