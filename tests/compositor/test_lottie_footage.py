@@ -192,3 +192,18 @@ def test_lottie_footage_belongs_on_lottie_layers(tmp_path):
     stored = engine.run("layer.get", {"comp": "Main", "layer": layer["layer"]})
     assert stored["outPoint"] == 2.0  # ends with the animation, as a video layer does
     assert stored["transform"]["anchor"] == [160, 90]
+
+
+def test_a_file_whose_expressions_all_evaluate_is_drawn_evaluated_and_one_with_any_that_fail_plays_its_keys(
+        tmp_path):
+    pinned = moving_square()
+    pinned["layers"][0]["ks"]["p"]["x"] = "var $bm_rt;\n$bm_rt = [40, value[1]];"
+    engine, _ = shown(tmp_path, pinned, name="pinned.json")
+    red = np.flatnonzero((render_frame(engine.doc, "Main", 1.5).pixels[..., 0] > 200).any(axis=0))
+    assert red.min() == pytest.approx(20, abs=2) and red.max() == pytest.approx(60, abs=2)
+
+    # a layer's box, which the evaluation does not measure: nothing is evaluated
+    pinned["layers"][0]["ks"]["o"]["x"] = "sourceRectAtTime().width"
+    engine, _ = shown(tmp_path, pinned, name="half.json")
+    red = np.flatnonzero((render_frame(engine.doc, "Main", 1.5).pixels[..., 0] > 200).any(axis=0))
+    assert red.min() > 200  # moved right, as its keys say
