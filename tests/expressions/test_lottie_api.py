@@ -203,3 +203,15 @@ def test_a_3d_layer_s_z_rotation_carries_its_points_into_the_comp():
     dot["ks"]["p"]["x"] = "thisComp.layer('line').toComp([20, 0])"
     baked = bake_cleanly(animation([line, dot]))
     assert baked_value(baked["layers"][1]["ks"]["p"]) == pytest.approx([100, 120])
+
+
+def test_a_rig_finds_layers_by_the_names_lottie_web_keeps_in_name():
+    """mughead.json's rubber-hose rig names its controller by a content item's `_name` and
+    reads `thisLayer._name`."""
+    layer = shape_layer(1, "rc", (10, 10), (1, 0, 0), (50, 50), (50, 50))
+    layer["nm"] = "hose::A"
+    layer["shapes"] = [path_group("Shape 1", square_path())]
+    layer["ks"]["o"]["x"] = ("var $bm_rt;\n$bm_rt = thisLayer(2)(1)._name.length * 10 + "
+                             "thisLayer._name.split('::')[0].length;")
+    baked = bake_cleanly(animation([layer]))
+    assert baked_value(baked["layers"][0]["ks"]["o"]) == 7 * 10 + 4

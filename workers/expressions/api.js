@@ -582,6 +582,7 @@ L.sourceRectAtTime = function (t) {
 };
 function getter(proto, name, read) { Object.defineProperty(proto, name, {get: read}); }
 getter(L, "name", function () { return this.data.name; });
+getter(L, "_name", function () { return this.data.name; });  // lottie-web's, read by rigs
 getter(L, "index", function () { return this.data.index; });
 getter(L, "inPoint", function () { return this.data.inPoint; });
 getter(L, "outPoint", function () { return this.data.outPoint; });
@@ -666,10 +667,11 @@ function itemInterface(layer, node, found) {
           if (transform === null) throw fault("group " + JSON.stringify(node.name) + " has no transform");
           return transform;
         },
-        name: function () { return node.name; }, propertyIndex: function () { return node.index; },
+        name: function () { return node.name; }, _name: function () { return node.name; },
+        propertyIndex: function () { return node.index; },
         numProperties: function () { return node.items.length; }});
   } else {  // a shape, a fill, a trim, a transform...: its properties
-    var getters = {name: function () { return node.name; },
+    var getters = {name: function () { return node.name; }, _name: function () { return node.name; },
                    propertyIndex: function () { return node.index; },
                    numProperties: function () { return node.properties.length; }};
     node.properties.forEach(function (prop) {
