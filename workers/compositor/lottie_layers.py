@@ -206,6 +206,11 @@ def _player(path: str, layer_id, frame_rate: float) -> Player | None:
     return player
 
 
+# A file's expressions are evaluated for drawing within this long (once per file and worker);
+# past it, or at the first that fails, the file plays its keys. Real files take seconds.
+EVALUATION_SECONDS = 60.0
+
+
 def evaluated(animation: dict) -> dict:
     """The animation with its expressions evaluated into keys, as lottie.bake writes them,
     when every one of them evaluates; else as it is (ThorVG plays their keys, as the import's
@@ -213,7 +218,7 @@ def evaluated(animation: dict) -> dict:
     pull its layer apart from what it was made to follow."""
     if not expression_count(animation):
         return animation
-    baked, report = bake(animation)
+    baked, report = bake(animation, whole_within=EVALUATION_SECONDS)
     return animation if report["failed"] else baked
 
 

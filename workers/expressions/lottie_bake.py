@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 
 from protocol.model import lottie_values
 from workers.expressions.sandbox import Fault, LimitExceeded, current_sandbox
@@ -77,9 +78,12 @@ SHAPE_PROPERTIES["gs"] = {**SHAPE_PROPERTIES["gf"], "w": SHAPE_PROPERTIES["st"][
 LAYER_PARAM = 10
 
 
-def bake(animation: dict) -> tuple[dict, dict]:
+def bake(animation: dict, *, whole_within: float | None = None) -> tuple[dict, dict]:
     """A copy of the animation with its expressions baked into keys, and what was done:
-    {expressions: how many, baked: how many, failed: [sentence, ...]}."""
+    {expressions: how many, baked: how many, failed: [sentence, ...]}. `whole_within`: for a
+    bake that is of use only whole (drawing), it stops at the first expression that fails or
+    once that many seconds have passed, so a file of many runaway expressions costs one."""
+    deadline = None if whole_within is None else time.monotonic() + whole_within
     animation = copy.deepcopy(animation)
     host = LottieHost(animation)
     seen = frames_seen(animation)
@@ -88,6 +92,10 @@ def bake(animation: dict) -> tuple[dict, dict]:
     for key, place in host.places.items():
         if not isinstance(place.prop.get("x"), str):
             continue
+        if deadline is not None and (failed or time.monotonic() > deadline):
+            if not failed:
+                failed.append(f"evaluating the expressions took longer than {whole_within:g} s")
+            break
         first, end = seen.get(place.comp, seen["main"])
         frames = list(range(first, max(first + 1, end)))
         times = [frame / rate for frame in frames]
