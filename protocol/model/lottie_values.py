@@ -79,7 +79,7 @@ def _along_motion_path(start: list, end: list, out: list, into: list, eased: flo
     count = min(len(start), len(end), len(out), len(into))
     controls = [start[:count], [start[d] + out[d] for d in range(count)],
                 [end[d] + into[d] for d in range(count)], end[:count]]
-    points = [_bezier(controls, step / (MOTION_PATH_STEPS - 1))
+    points = [bezier_point(controls, step / (MOTION_PATH_STEPS - 1))
               for step in range(MOTION_PATH_STEPS)]
     lengths = [sum((b - a) ** 2 for a, b in zip(p, q)) ** 0.5
                for p, q in zip(points, points[1:])]
@@ -93,7 +93,9 @@ def _along_motion_path(start: list, end: list, out: list, into: list, eased: flo
     return points[-1]
 
 
-def _bezier(controls: list, t: float) -> list:
+def bezier_point(controls: list, t: float) -> list:
+    """The point at parameter `t` of the cubic bezier through `controls` (four points of any
+    dimension)."""
     u = 1 - t
     weights = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
     return [sum(w * point[d] for w, point in zip(weights, controls))

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from protocol.model.lottie_trees import dicts, layers
-from protocol.model.lottie_values import value_at
+from protocol.model.lottie_values import bezier_point, value_at
 
 # Over at most this many frames a moving zig zag is held at whole frames; beyond, it is left
 # to ThorVG.
@@ -151,7 +151,7 @@ def _zig_zag(path: dict, amplitude: float, ridges: int, point_type: float) -> di
         direction = -direction
         for ridge in range(ridges):
             t = (ridge + 1) / (ridges + 1)
-            _point(out, _bezier_point(segment, t), _normal_angle(segment, t), direction,
+            _point(out, bezier_point(segment, t), _normal_angle(segment, t), direction,
                    amplitude, chord / ((ridges + 1) * 2), chord / ((ridges + 1) * 2))
             direction = -direction
         _corner(out, path, index + 1, amplitude, ridges, point_type, direction)
@@ -196,12 +196,6 @@ def _segment(path: dict, index: int) -> list:
 
 def _same(a, b) -> bool:
     return all(abs(x - y) * 100000 <= min(abs(x), abs(y)) for x, y in zip(a, b))
-
-
-def _bezier_point(c: list, t: float) -> list:
-    u = 1 - t
-    w = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
-    return [sum(wi * p[d] for wi, p in zip(w, c)) for d in (0, 1)]
 
 
 def _normal_angle(c: list, t: float) -> float:
