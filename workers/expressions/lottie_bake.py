@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 
 from protocol.model import lottie_values
 from workers.expressions.sandbox import Fault, LimitExceeded, current_sandbox
@@ -78,23 +77,29 @@ SHAPE_PROPERTIES["gs"] = {**SHAPE_PROPERTIES["gf"], "w": SHAPE_PROPERTIES["st"][
 LAYER_PARAM = 10
 
 
-def bake(animation: dict, *, whole_within: float | None = None) -> tuple[dict, dict]:
+def bake(animation: dict, *, whole_only: int | None = None) -> tuple[dict, dict]:
     """A copy of the animation with its expressions baked into keys, and what was done:
-    {expressions: how many, baked: how many, failed: [sentence, ...]}. `whole_within`: for a
-    bake that is of use only whole (drawing), it stops at the first expression that fails or
-    once that many seconds have passed, so a file of many runaway expressions costs one."""
-    deadline = None if whole_within is None else time.monotonic() + whole_within
+    {expressions: how many, baked: how many, failed: [sentence, ...]}. `whole_only`: for a
+    bake that is of use only whole (drawing): at most that many evaluations (an expression
+    at a frame), and none after the first expression that fails, so a file of many runaway
+    expressions costs one. Both bounds are counts, not times: the same file is evaluated or
+    not on every machine, however busy."""
     animation = copy.deepcopy(animation)
     host = LottieHost(animation)
     seen = frames_seen(animation)
     rate = float(animation["fr"])
     failed = []
+    if whole_only is not None:
+        wanted = sum(max(1, seen.get(place.comp, seen["main"])[1] -
+                         seen.get(place.comp, seen["main"])[0])
+                     for place in host.places.values() if isinstance(place.prop.get("x"), str))
+        if wanted > whole_only:
+            failed.append(f"its expressions need {wanted} evaluations, more than the "
+                          f"{whole_only} evaluated for drawing")
     for key, place in host.places.items():
         if not isinstance(place.prop.get("x"), str):
             continue
-        if deadline is not None and (failed or time.monotonic() > deadline):
-            if not failed:
-                failed.append(f"evaluating the expressions took longer than {whole_within:g} s")
+        if whole_only is not None and failed:
             break
         first, end = seen.get(place.comp, seen["main"])
         frames = list(range(first, max(first + 1, end)))
