@@ -81,14 +81,20 @@ def footage_fields(animation: dict) -> dict:
             "frameCount": int(frames) if float(frames).is_integer() else frames}
 
 
+def expression_count(animation: dict) -> int:
+    """How many of the animation's properties carry an After Effects expression (`x`)."""
+    return sum(1 for node in nodes(animation)
+               if isinstance(node, dict) and isinstance(node.get("x"), str))
+
+
 def unsupported(animation: dict) -> list[str]:
     """What in the animation will not be drawn as its author meant, one phrase each."""
     found = []
-    expressions = sum(1 for node in nodes(animation)
-                      if isinstance(node, dict) and isinstance(node.get("x"), str))
+    expressions = expression_count(animation)
     if expressions:
-        found.append(f"{expressions} expression{'s' if expressions > 1 else ''} (drawn with "
-                     "their keyframed values instead; lottie.bake evaluates them into keys)")
+        found.append(f"{expressions} expression{'s' if expressions > 1 else ''} (evaluated "
+                     "when drawn if every one evaluates, else all drawn with their keyframed "
+                     "values; lottie.bake evaluates them into keys and names any that fail)")
     layers = list(lottie_layers(animation))
     if animation.get("ddd") == 1 or any(layer.get("ddd") == 1 for layer in layers):
         found.append("3D layers (drawn flat)")

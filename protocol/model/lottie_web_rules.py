@@ -25,6 +25,8 @@ Each rule is what lottie-web's SVG renderer does, found by comparing frames of r
   over four times the point count: ThorVG makes them After Effects' 0.47829 / 0.28 r over the
   point count, so its rounded stars bulged; the roundness ThorVG is given is scaled by the
   ratio of the two;
+- a Zig Zag modifier's shapes are given as the paths it makes (protocol/model/lottie_zig_zag.py):
+  ThorVG 1.0 does not draw the modifier;
 - a plain Fill effect paints the layer's colours (protocol/model/lottie_fill_effect.py);
 - a property given by a slot (`sid`, naming one of the animation's `slots`) takes the slot's
   value over its own, as lottie-web fills it in, and the copy has no slots left: ThorVG
@@ -42,6 +44,7 @@ from typing import Any
 from protocol.model.lottie_fill_effect import paint_fill_effects
 from protocol.model.lottie_trees import dicts, layers, nodes, shapes
 from protocol.model.lottie_values import still_value, value_at
+from protocol.model.lottie_zig_zag import zig_zags_as_paths
 
 # A keyed star count is held at whole frames only over at most this many frames (a file may
 # key it at any time); beyond, it is left to ThorVG.
@@ -73,6 +76,7 @@ def as_lottie_web_plays(animation: dict) -> None:
                     _star_roundness_as_lottie_web(shape)
             if shape.get("ty") == "rp":
                 _whole(shape.get("c"), math.ceil)
+    zig_zags_as_paths(animation)
     paint_fill_effects(animation)
     _fill_in_slots(animation)
 

@@ -192,3 +192,33 @@ def test_lottie_footage_belongs_on_lottie_layers(tmp_path):
     stored = engine.run("layer.get", {"comp": "Main", "layer": layer["layer"]})
     assert stored["outPoint"] == 2.0  # ends with the animation, as a video layer does
     assert stored["transform"]["anchor"] == [160, 90]
+
+
+def test_a_file_whose_expressions_all_evaluate_is_drawn_evaluated_and_one_with_any_that_fail_plays_its_keys(
+        tmp_path):
+    pinned = moving_square()
+    pinned["layers"][0]["ks"]["p"]["x"] = "var $bm_rt;\n$bm_rt = [40, value[1]];"
+    engine, _ = shown(tmp_path, pinned, name="pinned.json")
+    red = np.flatnonzero((render_frame(engine.doc, "Main", 1.5).pixels[..., 0] > 200).any(axis=0))
+    assert red.min() == pytest.approx(20, abs=2) and red.max() == pytest.approx(60, abs=2)
+
+    # a layer's box, which the evaluation does not measure: nothing is evaluated
+    pinned["layers"][0]["ks"]["o"]["x"] = "sourceRectAtTime().width"
+    engine, _ = shown(tmp_path, pinned, name="half.json")
+    red = np.flatnonzero((render_frame(engine.doc, "Main", 1.5).pixels[..., 0] > 200).any(axis=0))
+    assert red.min() > 200  # moved right, as its keys say
+
+
+def test_expressions_too_many_to_evaluate_leave_the_file_playing_its_keys(
+        tmp_path, monkeypatch):
+    """A file of very many expressions must not hold a render for each in turn: its
+    evaluation for drawing has a bound, past which the file plays its keys."""
+    from workers.compositor import lottie_layers
+
+    monkeypatch.setattr(lottie_layers, "MAX_EVALUATIONS", 119)  # 2 expressions, 60 frames
+    pinned = moving_square()
+    pinned["layers"][0]["ks"]["p"]["x"] = "var $bm_rt;\n$bm_rt = [40, value[1]];"
+    pinned["layers"][0]["ks"]["r"]["x"] = "value"
+    engine, _ = shown(tmp_path, pinned, name="slow.json")
+    red = np.flatnonzero((render_frame(engine.doc, "Main", 1.5).pixels[..., 0] > 200).any(axis=0))
+    assert red.min() > 200  # moved right, as its keys say

@@ -164,3 +164,17 @@ def test_a_repeater_of_a_fractional_number_of_copies_draws_the_copy_begun(tmp_pa
     engine, _ = shown(tmp_path, document)
     alpha = render_frame(engine.doc, "Main", 0.5, transparent=True).pixels[90, :, 3]
     assert alpha[40] == alpha[100] == alpha[160] == 255 and alpha[220] == 0
+
+
+def test_a_zig_zag_bends_the_circle_before_it_into_ridges(tmp_path):
+    """ThorVG 1.0 does not draw the Zig Zag modifier (its own test14.lot drew a plain circle);
+    lottie-web bends the 20 px circle 8 px in and out."""
+    layer = shape_layer(1, "el", (40, 40), (1, 0, 0), (160, 90), (160, 90), stroke=(1, 0, 0))
+    items = layer["shapes"][0]["it"]
+    del items[1]  # the fill: the stroke alone shows where the outline goes
+    items.insert(1, {"ty": "zz", "r": {"a": 0, "k": 3}, "s": {"a": 0, "k": 8},
+                     "pt": {"a": 0, "k": 1}})
+    pixels = drawn(tmp_path, animation([layer]))
+    rows, columns = np.nonzero(pixels[..., 3] > 128)
+    reach = np.hypot(columns + 0.5 - 160, rows + 0.5 - 90)
+    assert reach.max() > 26 and reach.min() < 14  # a plain circle: 18 to 22

@@ -34,7 +34,8 @@ def square_with_expressions():
     transform = square["layers"][0]["ks"]
     transform["p"]["x"] = "var $bm_rt;\n$bm_rt = [40, value[1]];"
     transform["r"]["x"] = "var $bm_rt;\n$bm_rt = $bm_mul(time, 90);"
-    transform["o"]["x"] = "content('group').opacity"  # not in the API: keeps its keys
+    # a layer's box, which a bake does not measure: keeps its keys
+    transform["o"]["x"] = "sourceRectAtTime().width"
     return square
 
 
@@ -57,8 +58,8 @@ def test_baking_writes_keys_points_the_footage_at_them_and_is_one_undo_step(sess
     output = str(tmp_path / "anim_baked.json")
     assert result["output"] == output and result["expressions"] == 3 and result["baked"] == 2
     (failure,) = result["failed"]
-    assert "transform.opacity of layer 'shape 1'" in failure and "content is not defined" \
-        in failure and "it keeps its keys" in failure
+    assert "transform.opacity of layer 'shape 1'" in failure and "sourceRectAtTime is not " \
+        "available when baking" in failure and "it keeps its keys" in failure
     baked = json.loads(open(output).read())["layers"][0]["ks"]
     assert "x" not in baked["p"] and "x" not in baked["r"] and "x" in baked["o"]
     assert [key["s"] for key in baked["r"]["k"][:3]] == [[0], [3], [6]]

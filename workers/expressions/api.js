@@ -376,6 +376,26 @@ P.velocityAtTime = function (t) {
 };
 P.speedAtTime = function (t) { return length(this.velocityAtTime(t)); };
 P.keys = function () { return hostKeys(this.id); };
+// The group a property of a Lottie shape belongs to: 1 its item (the trim its `end` is in),
+// 2 that item's group, and so on up; an effect's param's, its effect.
+P.propertyGroup = function (n) {
+  var levels = n === undefined ? 1 : plainNumber(+n, "propertyGroup's level");
+  var effect = /^effects\.([^.]+)\./.exec(this.path);
+  if (effect !== null && levels === 1) return this.layer.effect(effect[1]);
+  var found = contentsOf(this.layer), at = this.path.replace(/\.[^.]+$/, "");
+  for (var i = 1; i < levels; i++) {
+    var up = at.replace(/\.it\.\d+$/, "");
+    if (up === at) return found.root;
+    at = up;
+  }
+  if (found.byPath[at] === undefined) throw fault(this.path + " belongs to no shape group");
+  return found.byPath[at];
+};
+Object.defineProperty(P, "propertyIndex", {get: function () {
+  var index = contentsOf(this.layer).indices[this.path];
+  if (index === undefined || index === null) throw fault(this.path + " has no property index");
+  return index;
+}});
 P.key = function (n) {
   var keys = this.keys();
   if (typeof n !== "number" || n !== Math.floor(n) || n < 1 || n > keys.length)
@@ -463,12 +483,19 @@ Object.defineProperty(P, "numKeys", {get: function () { return this.keys().lengt
 // A property as an expression reads it: its value, carrying the property's functions, as After
 // Effects hands them (`position[0]`, `position.valueAtTime(1)`, `opacity * 2`).
 var METHODS = ["valueAtTime", "velocityAtTime", "speedAtTime", "key", "nearestKey", "wiggle",
-               "loopOut", "loopIn", "loopOutDuration", "loopInDuration"];
-var GETTERS = ["velocity", "speed", "numKeys"];
+               "loopOut", "loopIn", "loopOutDuration", "loopInDuration", "propertyGroup"];
+var GETTERS = ["velocity", "speed", "numKeys", "propertyIndex"];
 function asValue(prop, v) {
   if (v === undefined) v = prop.value;
   var boxed;
-  if (Array.isArray(v)) boxed = v.slice();
+  if (isPathValue(v)) {
+    // a path: its points, tangents and the points along it, as functions
+    boxed = copy(v);
+    var methods = pathMethods(prop, v);
+    Object.keys(methods).forEach(function (name) {
+      Object.defineProperty(boxed, name, {value: methods[name]});
+    });
+  } else if (Array.isArray(v)) boxed = v.slice();
   else if (typeof v === "number") boxed = new Number(v);
   else if (typeof v === "string") boxed = new String(v);
   else if (typeof v === "boolean") boxed = new Boolean(v);
@@ -489,18 +516,23 @@ var TRANSFORM = {anchorPoint: "transform.anchor", position: "transform.position"
                  scale: "transform.scale", rotation: "transform.rotation",
                  opacity: "transform.opacity"};
 
+// A layer is also a function, as After Effects' layers are: thisLayer("Effects"), layer(2)
+// (its contents), layer("ADBE Transform Group").
 function Layer(comp, data) {
-  var self = this, transform = {};
-  this.comp = comp;
-  this.data = data;
-  this.key = comp.data.id + "/" + data.id;
+  var self = function (ref) { return self.group(ref); }, transform = {};
+  delete self.name;    // the function's own: the layer's `name` is L's getter
+  delete self.length;
+  Object.setPrototypeOf(self, L);
+  self.comp = comp;
+  self.data = data;
+  self.key = comp.data.id + "/" + data.id;
   Object.keys(TRANSFORM).forEach(function (name) {
     Object.defineProperty(transform, name, {enumerable: true,
       get: function () { return asValue(self.property(TRANSFORM[name])); }});
   });
-  this.transform = Object.freeze(transform);
-  propertyCache.set(this, {});
-  Object.freeze(this);
+  self.transform = Object.freeze(transform);
+  propertyCache.set(self, {});
+  return Object.freeze(self);
 }
 var L = Layer.prototype;
 L.property = function (path) {
@@ -512,9 +544,10 @@ L.property = function (path) {
   }
   return found;
 };
-// A layer's effect or mask by its id, its name, or its 1-based index.
+// A layer's effect or mask by its id, its name, its match name, or its 1-based index.
 L.part = function (list, ref, what) {
-  for (var i = 0; i < list.length; i++) if (list[i].id === ref || list[i].name === ref) return list[i];
+  for (var i = 0; i < list.length; i++)
+    if (list[i].id === ref || list[i].name === ref || (list[i].matchName && list[i].matchName === ref)) return list[i];
   if (typeof ref === "number" && ref >= 1 && ref <= list.length && ref === floor(ref)) return list[ref - 1];
   throw fault("layer " + JSON.stringify(this.data.name) + " has no " + what + " " + show(ref) +
               (list.length ? "; it has " + list.map(function (e) { return JSON.stringify(e.name); }).join(", ") : ""));
@@ -523,9 +556,14 @@ L.effect = function (ref) {
   var layer = this, fx = this.part(this.data.effects, ref, "effect");
   function param(which) {
     var name = typeof which === "number" ? fx.params[which - 1] : which;
+    var byMatch = (fx.paramMatchNames || []).indexOf(which);
+    if (fx.params.indexOf(name) < 0 && byMatch >= 0) name = fx.params[byMatch];
     if (fx.params.indexOf(name) < 0)
       throw fault("effect " + JSON.stringify(fx.name) + " has no param " + show(which) + "; it has " + fx.params.join(", "));
-    return asValue(layer.property("effects." + fx.id + "." + name));
+    var prop = layer.property("effects." + fx.id + "." + name);
+    // A Layer Control's value is a layer's index: it reads as that layer.
+    if ((fx.layerParams || []).indexOf(name) >= 0) return layer.comp.byIndexOrNull(prop.value);
+    return asValue(prop);
   }
   param.param = param;
   return param;
@@ -544,6 +582,7 @@ L.sourceRectAtTime = function (t) {
 };
 function getter(proto, name, read) { Object.defineProperty(proto, name, {get: read}); }
 getter(L, "name", function () { return this.data.name; });
+getter(L, "_name", function () { return this.data.name; });  // lottie-web's, read by rigs
 getter(L, "index", function () { return this.data.index; });
 getter(L, "inPoint", function () { return this.data.inPoint; });
 getter(L, "outPoint", function () { return this.data.outPoint; });
@@ -565,6 +604,237 @@ getter(L, "text", function () {
   if (layer.data.textPath === null) throw fault("layer " + JSON.stringify(layer.data.name) + " is not a text layer");
   return Object.freeze({get sourceText() { return asValue(layer.property(layer.data.textPath)); }});
 });
+
+// -- a Lottie layer's shape contents, paths, and the layer's space ----------------------------
+//
+// What lottie-web's expressions reach in a shape layer (a Lottie file's expressions, baked by
+// workers/expressions/lottie_bake.py, whose scene gives each layer its `content`):
+// content("Group 1") by name, match name or 1-based index, a group's own `content` and
+// `transform`, each item's properties by name ("path", "Start", "ADBE Vector Trim End").
+// A layer of a rendervisor document has no `content`.
+
+var contentCache = new WeakMap();  // Layer -> {root, byPath: {item path: interface}, indices}
+
+function contentsOf(layer) {
+  var found = contentCache.get(layer);
+  if (found === undefined) {
+    found = {byPath: {}, indices: {}};
+    found.root = contentsInterface(layer, layer.data.content || [], found);
+    contentCache.set(layer, found);
+  }
+  return found;
+}
+
+// A function that is also an object of getters, as lottie-web's interfaces are.
+function lookupFunction(find, getters) {
+  var f = function (ref) { return find(ref); };
+  delete f.name;
+  delete f.length;
+  Object.keys(getters).forEach(function (name) {
+    Object.defineProperty(f, name, {get: getters[name], enumerable: true});
+  });
+  return Object.freeze(f);
+}
+
+function contentsInterface(layer, nodes, found) {
+  var items = nodes.map(function (node) { return itemInterface(layer, node, found); });
+  function find(ref) {
+    for (var i = 0; i < nodes.length; i++)
+      if (nodes[i].name === ref || (nodes[i].matchName && nodes[i].matchName === ref)) return items[i];
+    if (typeof ref === "number" && ref >= 1 && ref <= items.length && ref === floor(ref)) return items[ref - 1];
+    throw fault("layer " + JSON.stringify(layer.data.name) + " has no content " + show(ref) +
+                (nodes.length ? "; it has " + nodes.map(function (n) { return JSON.stringify(n.name); }).join(", ") : ""));
+  }
+  return lookupFunction(find, {numProperties: function () { return items.length; }});
+}
+
+var CONTENTS_NAMES = ["ADBE Vectors Group", "Contents", 2];
+var TRANSFORM_NAMES = ["ADBE Vector Transform Group", "Transform", "transform"];
+
+function itemInterface(layer, node, found) {
+  var made;
+  if (node.items !== undefined) {  // a group: its contents and its transform
+    var contents = contentsInterface(layer, node.items, found), transform = null;
+    node.items.forEach(function (item, i) {
+      if (item.type === "tr") transform = contents(i + 1);
+    });
+    made = lookupFunction(function (ref) {
+      if (CONTENTS_NAMES.indexOf(ref) >= 0) return contents;
+      if (TRANSFORM_NAMES.indexOf(ref) >= 0 && transform !== null) return transform;
+      return contents(ref);
+    }, {content: function () { return contents; },
+        transform: function () {
+          if (transform === null) throw fault("group " + JSON.stringify(node.name) + " has no transform");
+          return transform;
+        },
+        name: function () { return node.name; }, _name: function () { return node.name; },
+        propertyIndex: function () { return node.index; },
+        numProperties: function () { return node.items.length; }});
+  } else {  // a shape, a fill, a trim, a transform...: its properties
+    var getters = {name: function () { return node.name; }, _name: function () { return node.name; },
+                   propertyIndex: function () { return node.index; },
+                   numProperties: function () { return node.properties.length; }};
+    node.properties.forEach(function (prop) {
+      found.indices[prop.path] = prop.index;
+      getters[prop.names[0]] = function () { return asValue(layer.property(prop.path)); };
+    });
+    made = lookupFunction(function (ref) {
+      for (var i = 0; i < node.properties.length; i++) {
+        var prop = node.properties[i];
+        if (prop.names.indexOf(ref) >= 0 || (prop.index !== null && prop.index === ref))
+          return asValue(layer.property(prop.path));
+      }
+      throw fault(JSON.stringify(node.name) + " has no property " + show(ref) + "; it has " +
+                  node.properties.map(function (p) { return JSON.stringify(p.names[1]); }).join(", "));
+    }, getters);
+  }
+  found.byPath[node.path] = made;
+  return made;
+}
+
+L.content = function (ref) {
+  var root = contentsOf(this).root;
+  return ref === undefined ? root : root(ref);
+};
+// The layer called as a function: its groups by After Effects' names and indices.
+L.group = function (ref) {
+  var layer = this;
+  if (["ADBE Root Vectors Group", "Contents", 2].indexOf(ref) >= 0) return contentsOf(layer).root;
+  if (["ADBE Transform Group", "Transform", "transform", 1, 6].indexOf(ref) >= 0) return layerTransform(layer);
+  if (["ADBE Effect Parade", "Effects", "effects", 4].indexOf(ref) >= 0)
+    return function (which) { return layer.effect(which); };
+  throw fault("layer " + JSON.stringify(layer.data.name) + " has no group " + show(ref));
+};
+var LAYER_TRANSFORM_NAMES = {anchorPoint: ["Anchor Point", "ADBE Anchor Point"],
+  position: ["Position", "ADBE Position"], scale: ["Scale", "ADBE Scale"],
+  rotation: ["Rotation", "ADBE Rotate Z"], opacity: ["Opacity", "ADBE Opacity"]};
+function layerTransform(layer) {
+  return function (ref) {
+    for (var name in LAYER_TRANSFORM_NAMES)
+      if (name === ref || LAYER_TRANSFORM_NAMES[name].indexOf(ref) >= 0) return layer.transform[name];
+    throw fault("layer " + JSON.stringify(layer.data.name) + "'s transform has no " + show(ref));
+  };
+}
+getter(L, "timeRemap", function () { return asValue(this.property("timeRemap")); });
+
+// The layer's own transform at t, as an affine matrix [a, b, c, d, e, f] (x' = a x + c y + e,
+// y' = b x + d y + f): its anchor moved to its position, scaled, rotated; then its parents'.
+L.matrixAt = function (t) {
+  var layer = this;
+  function read(path, fallback) {
+    return layer.data.paths.indexOf(path) >= 0 ? layer.property(path).valueAtTime(t) : fallback;
+  }
+  var anchor = read("transform.anchor", [0, 0]), position = read("transform.position", [0, 0]);
+  var scale = read("transform.scale", [100, 100]), turn = degreesToRadians(+read("transform.rotation", 0));
+  var cos = Math.cos(turn), sin = Math.sin(turn), sx = scale[0] / 100, sy = scale[1] / 100;
+  var m = [cos * sx, sin * sx, -sin * sy, cos * sy, 0, 0];
+  m[4] = position[0] - (m[0] * anchor[0] + m[2] * anchor[1]);
+  m[5] = position[1] - (m[1] * anchor[0] + m[3] * anchor[1]);
+  return layer.data.parent === null ? m : multiplied(layer.parent.matrixAt(t), m);
+};
+function multiplied(p, m) {
+  return [p[0] * m[0] + p[2] * m[1], p[1] * m[0] + p[3] * m[1],
+          p[0] * m[2] + p[2] * m[3], p[1] * m[2] + p[3] * m[3],
+          p[0] * m[4] + p[2] * m[5] + p[4], p[1] * m[4] + p[3] * m[5] + p[5]];
+}
+function applied(m, point) {
+  var out = [m[0] * point[0] + m[2] * point[1] + m[4], m[1] * point[0] + m[3] * point[1] + m[5]];
+  return point.length > 2 ? out.concat(Array.prototype.slice.call(point, 2)) : out;
+}
+function inverted(m) {
+  var det = m[0] * m[3] - m[1] * m[2];
+  if (det === 0) throw fault("the layer is scaled to nothing: a point cannot be carried back into it");
+  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det,
+          (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
+}
+function timeArg(t) { return t === undefined ? E.time : plainNumber(+t, "the time"); }
+L.toComp = function (point, t) { return applied(this.matrixAt(timeArg(t)), point); };
+L.fromComp = function (point, t) { return applied(inverted(this.matrixAt(timeArg(t))), point); };
+L.toWorld = L.toComp;
+L.fromWorld = L.fromComp;
+L.fromCompToSurface = L.fromComp;
+
+// A path's value as expressions read it: Lottie's {v, i, o, c} or createPath's
+// {points, inTangents, outTangents, closed}.
+function isPathValue(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v) &&
+    (Array.isArray(v.v) || Array.isArray(v.points));
+}
+function pathParts(v) {
+  return Array.isArray(v.points)
+    ? {v: v.points, i: v.inTangents, o: v.outTangents, c: !!v.closed}
+    : {v: v.v, i: v.i || [], o: v.o || [], c: !!v.c};
+}
+// Each segment's cubic (absolute control points) and its length sampled as lottie-web does
+// (150 steps), so a point at a fraction of the path's length lands where lottie-web puts it.
+var CURVE_STEPS = 150;
+function segmentsOf(p) {
+  var n = p.v.length, segments = [], total = 0;
+  for (var k = 0; k < (p.c ? n : n - 1); k++) {
+    var a = p.v[k], b = p.v[(k + 1) % n], o = p.o[k] || [0, 0], i = p.i[(k + 1) % n] || [0, 0];
+    var curve = [a, [a[0] + o[0], a[1] + o[1]], [b[0] + i[0], b[1] + i[1]], b];
+    var lengths = [0], last = a, sum = 0;
+    for (var s = 1; s < CURVE_STEPS; s++) {
+      var here = bezierPoint(curve, s / (CURVE_STEPS - 1));
+      sum += Math.sqrt((here[0] - last[0]) * (here[0] - last[0]) + (here[1] - last[1]) * (here[1] - last[1]));
+      lengths.push(sum);
+      last = here;
+    }
+    segments.push({curve: curve, lengths: lengths, length: sum});
+    total += sum;
+  }
+  return {segments: segments, total: total};
+}
+function bezierPoint(c, t) {
+  var u = 1 - t, a = u * u * u, b = 3 * u * u * t, d = 3 * u * t * t, e = t * t * t;
+  return [a * c[0][0] + b * c[1][0] + d * c[2][0] + e * c[3][0],
+          a * c[0][1] + b * c[1][1] + d * c[2][1] + e * c[3][1]];
+}
+function bezierSlope(c, t) {
+  var u = 1 - t;
+  return [0, 1].map(function (k) {
+    return 3 * u * u * (c[1][k] - c[0][k]) + 6 * u * t * (c[2][k] - c[1][k]) + 3 * t * t * (c[3][k] - c[2][k]);
+  });
+}
+// The segment and its parameter at `perc` of the path's length.
+function placeOnPath(p, perc) {
+  var all = segmentsOf(p), at = plainNumber(+perc, "the fraction of the path") * all.total;
+  for (var k = 0; k < all.segments.length; k++) {
+    var seg = all.segments[k];
+    if (at < seg.length || k === all.segments.length - 1) {
+      var lengths = seg.lengths, j = 1;
+      while (j < lengths.length - 1 && lengths[j] < at) j++;
+      var span = lengths[j] - lengths[j - 1], f = span > 0 ? (at - lengths[j - 1]) / span : 0;
+      var t = Math.min(1, Math.max(0, (j - 1 + f) / (CURVE_STEPS - 1)));
+      return {curve: seg.curve, t: t};
+    }
+    at -= seg.length;
+  }
+  return null;
+}
+function pathMethods(prop, v) {
+  function parts(t) { return pathParts(t === undefined || prop === null ? v : prop.valueAtTime(t)); }
+  function tangent(perc, t) {
+    var place = placeOnPath(parts(t), perc);
+    return place === null ? [0, 0] : normalize(bezierSlope(place.curve, place.t));
+  }
+  return {
+    points: function (t) { return copy(parts(t).v); },
+    inTangents: function (t) { return copy(parts(t).i); },
+    outTangents: function (t) { return copy(parts(t).o); },
+    isClosed: function () { return parts().c; },
+    pointOnPath: function (perc, t) {
+      var p = parts(t), place = placeOnPath(p, perc === undefined ? 0.5 : perc);
+      return place === null ? copy(p.v[0] || [0, 0]) : bezierPoint(place.curve, place.t);
+    },
+    tangentOnPath: function (perc, t) { return tangent(perc === undefined ? 0.5 : perc, t); },
+    normalOnPath: function (perc, t) {
+      var d = tangent(perc === undefined ? 0.5 : perc, t);
+      return [-d[1], d[0]];
+    },
+    createPath: createPath
+  };
+}
 
 function markers(list) {
   var sorted = list.slice().sort(function (a, b) { return a.time - b.time; });
@@ -606,6 +876,11 @@ C.layer = function (ref) {
   }
   for (i = 0; i < layers.length; i++) if (layers[i].data.name === ref) return layers[i];
   throw fault("comp " + JSON.stringify(this.data.name) + " has no layer " + show(ref));
+};
+C.byIndexOrNull = function (index) {
+  var wanted = String(+index);
+  for (var i = 0; i < this.layers.length; i++) if (this.layers[i].data.id === wanted) return this.layers[i];
+  return null;
 };
 C.byId = function (id) {
   for (var i = 0; i < this.layers.length; i++) if (this.layers[i].data.id === id) return this.layers[i];
@@ -758,16 +1033,17 @@ function compile(slot, source) {
   slot.run = function evalRunner() { return evalIn(scope, source); };
 }
 
-var SCOPE_NAMES = /\b(anchorPoint|position|scale|rotation|opacity|marker|text|parent|effect|mask|sourceRectAtTime)\b/;
+var SCOPE_NAMES = /\b(anchorPoint|position|scale|rotation|opacity|marker|text|parent|effect|mask|sourceRectAtTime|content|timeRemap|toComp|fromComp|toWorld|fromWorld|fromCompToSurface)\b/;
 
 // The scope an expression runs in: the layer's own names (position, effect(), ...), then the
 // globals. A null prototype, so nothing of Object.prototype shadows a global.
 function scopeOf(layer) {
   var scope = Object.create(null);
-  Object.keys(TRANSFORM).concat(["marker", "text", "parent"]).forEach(function (name) {
+  Object.keys(TRANSFORM).concat(["marker", "text", "parent", "timeRemap"]).forEach(function (name) {
     Object.defineProperty(scope, name, {get: function () { return layer[name]; }});
   });
-  ["effect", "mask", "sourceRectAtTime"].forEach(function (name) {
+  ["effect", "mask", "sourceRectAtTime", "content", "toComp", "fromComp", "toWorld",
+   "fromWorld", "fromCompToSurface"].forEach(function (name) {
     scope[name] = function () { return layer[name].apply(layer, arguments); };
   });
   return Object.freeze(scope);
@@ -941,6 +1217,7 @@ var api = {add: add, sub: sub, mul: mul, div: div, clamp: clamp, dot: dot, cross
   $bm_isInstanceOfArray: isArray,
   __load: load, __evaluate: evaluate, __answer: answer, __running: running};
 api.sum = api.$bm_sum;
+api.mod = api.$bm_mod;  // bodymovin writes % as mod() too
 Object.keys(api).forEach(function (name) { expose(name, api[name]); });
 expose("time", 0, true);
 Object.defineProperty(global, "value", {get: currentValue,

@@ -132,7 +132,8 @@ class Sandbox:
         times = [float(time) for time in times]
         results: dict[int, Any] = {}
         waiting = list(range(len(times)))  # indexes still to evaluate
-        for _ in range(MAX_RUNS):
+        runs = [0] * len(times)  # each time's runs that met questions
+        while waiting:
             outcomes, asked = self._run(key, [times[i] for i in waiting],
                                         [owns[i] for i in waiting])
             if asked:
@@ -146,16 +147,16 @@ class Sandbox:
                     fault = Fault.from_report(outcome[1])
                     results[index] = replace(fault, time=times[index]) \
                         if fault.time is None else fault
+                elif runs[index] + 1 >= MAX_RUNS:
+                    results[index] = Fault(
+                        key, times[index], None, None, "", f"it asked for values at too many "
+                        f"times ({MAX_RUNS} rounds of questions); read fewer times per frame")
                 else:
+                    runs[index] += 1
                     still.append(index)
-            still += waiting[len(outcomes):]  # the batch stopped early: asked again
-            waiting = still
-            if not waiting:
-                break
-        else:
-            results[waiting[0]] = Fault(
-                key, times[waiting[0]], None, None, "", f"it asked for values at too many "
-                f"times ({MAX_RUNS} rounds of questions); read fewer times per frame")
+            # A batch that stopped early (its time was up) is asked again for the rest: those
+            # times have not run, so it costs them no round.
+            waiting = still + waiting[len(outcomes):]
         values = [results[index] for index in range(len(times))]
         for value in values:
             if isinstance(value, Fault):
