@@ -1,3 +1,4 @@
+import contextlib
 import shutil
 import tempfile
 from pathlib import Path
@@ -24,15 +25,34 @@ def short_tmp_path():
     shutil.rmtree(path, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def mcp_server(*args: str):
+    """A started and initialized `rendervisor mcp`, stopped at the end."""
+    process = McpProcess(*args)
+    try:
+        process.initialize()
+        yield process
+    finally:
+        process.stop()
+
+
 @pytest.fixture
 def server(request):
     """A fresh `rendervisor mcp`; extra arguments via @pytest.mark.server_args(...)."""
     marker = request.node.get_closest_marker("server_args")
-    args = marker.args if marker else ()
-    process = McpProcess(*args)
-    process.initialize()
-    yield process
-    process.stop()
+    with mcp_server(*(marker.args if marker else ())) as process:
+        yield process
+
+
+@pytest.fixture(scope="module")
+def module_server():
+    """One `rendervisor mcp` for a module's tests, for modules whose tests keep nothing in the
+    session that another could see (file tools on their own tmp_path, a document each test
+    starts afresh with project.new): a server's start (its imports, the forkserver, the first
+    workers) costs more than most such tests. A module opts in by defining its `server` fixture
+    as this one."""
+    with mcp_server() as process:
+        yield process
 
 
 def pytest_configure(config):

@@ -5,7 +5,16 @@ shows between two parts, text on top of text, and a problem inside a scene of th
 
 from __future__ import annotations
 
+import pytest
+
 from tests.mcp.test_layout_check import comp, findings, kinds
+
+
+@pytest.fixture
+def server(module_server):
+    """The module's one server (tests/conftest.py): each test builds its comps in a new
+    project."""
+    return module_server
 
 
 def run(server, command: str, **params) -> dict:
@@ -89,7 +98,7 @@ def test_text_on_top_of_text_is_found_once(server):
 
 
 def scene_steps(title_position):
-    steps = []
+    steps = [{"id": "project.new"}]
     for name, text, position in (("Intro", "Hello", [640, 360]),
                                  ("Outro", "Goodbye", title_position)):
         steps += [{"id": "comp.new", "params": {"name": name, "width": 1280, "height": 720,
