@@ -1,11 +1,10 @@
-import contextlib
 import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.mcp_process import McpProcess
+from tests.helpers.mcp_process import mcp_server
 from tests.helpers.worker_pools import pool_context
 
 
@@ -23,17 +22,6 @@ def short_tmp_path():
     path = Path(tempfile.mkdtemp(prefix="rv-"))
     yield path
     shutil.rmtree(path, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def mcp_server(*args: str):
-    """A started and initialized `rendervisor mcp`, stopped at the end."""
-    process = McpProcess(*args)
-    try:
-        process.initialize()
-        yield process
-    finally:
-        process.stop()
 
 
 @pytest.fixture
@@ -57,3 +45,21 @@ def module_server():
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "server_args(*args): arguments for `rendervisor mcp`")
+
+
+@pytest.fixture(scope="module")
+def module_confined_server(tmp_path_factory):
+    """One `rendervisor mcp` confined to a folder (its only read and write root), for a module's
+    tests that each work in a folder of their own inside it (confined_folder)."""
+    root = tmp_path_factory.mktemp("confined")
+    with mcp_server("--read-root", str(root), "--write-root", str(root)) as process:
+        process.root = root
+        yield process
+
+
+@pytest.fixture
+def confined_folder(module_confined_server):
+    """A new folder inside module_confined_server's root, and a new project in it: the test
+    sees nothing of the one before."""
+    module_confined_server.run("command_run", {"id": "project.new"})
+    return Path(tempfile.mkdtemp(dir=module_confined_server.root))
