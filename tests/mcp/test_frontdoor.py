@@ -87,28 +87,28 @@ def test_a_hundred_mixed_concurrent_calls_each_get_exactly_one_own_answer(server
     assert server.bad_lines == []
 
 
-def test_malformed_json_gets_parse_error_with_null_id_and_the_session_goes_on(server):
-    server.send("{this is not json")
-    ping = server.request("ping")
-    assert server.wait_for(ping)["result"] == {}
-    errors = [m for m in server.messages if m.get("error", {}).get("code") == -32700]
+def test_malformed_json_gets_parse_error_with_null_id_and_the_session_goes_on(module_server):
+    module_server.send("{this is not json")
+    ping = module_server.request("ping")
+    assert module_server.wait_for(ping)["result"] == {}
+    errors = [m for m in module_server.messages if m.get("error", {}).get("code") == -32700]
     assert errors and errors[0]["id"] is None
 
 
-def test_unknown_tool_and_unknown_argument_are_invalid_params_naming_the_key(server):
-    unknown_tool = server.wait_for(server.call("no_such_tool", {}))
+def test_unknown_tool_and_unknown_argument_are_invalid_params_naming_the_key(module_server):
+    unknown_tool = module_server.wait_for(module_server.call("no_such_tool", {}))
     assert unknown_tool["error"]["code"] == -32602
     assert "no_such_tool" in unknown_tool["error"]["message"]
     assert "read_file" in unknown_tool["error"]["message"]
-    unknown_arg = server.wait_for(server.call("read_file", {"path": "/etc/hostname",
+    unknown_arg = module_server.wait_for(module_server.call("read_file", {"path": "/etc/hostname",
                                                             "colour": 1}))
     assert unknown_arg["error"]["code"] == -32602
     message = unknown_arg["error"]["message"]
     assert "'colour'" in message and "path" in message and "offset" in message
 
 
-def test_unknown_method_is_method_not_found(server):
-    assert server.wait_for(server.request("no/such"))["error"]["code"] == -32601
+def test_unknown_method_is_method_not_found(module_server):
+    assert module_server.wait_for(module_server.request("no/such"))["error"]["code"] == -32601
 
 
 @pytest.mark.server_args("--max-inflight", "1")
@@ -290,8 +290,8 @@ def test_modern_requests_are_served_statelessly_without_initialize():
         server.stop()
 
 
-def test_every_tool_is_annotated_and_closed_to_unknown_arguments(server):
-    tools = server.wait_for(server.request("tools/list"))["result"]["tools"]
+def test_every_tool_is_annotated_and_closed_to_unknown_arguments(module_server):
+    tools = module_server.wait_for(module_server.request("tools/list"))["result"]["tools"]
     names = {tool["name"] for tool in tools}
     assert {"read_file", "write_file", "edit_file", "list_dir", "search_files",
             "shell"} <= names
