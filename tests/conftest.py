@@ -35,10 +35,10 @@ def server(request):
 @pytest.fixture(scope="module")
 def module_server():
     """One `rendervisor mcp` for a module's tests, for modules whose tests keep nothing in the
-    session that another could see (file tools on their own tmp_path, a document each test
-    starts afresh with project.new): a server's start (its imports, the forkserver, the first
-    workers) costs more than most such tests. A module opts in by defining its `server` fixture
-    as this one."""
+    session that another could see (file tools on their own tmp_path; a document each test
+    builds in a new project, shared_server): a server's start (its imports, the forkserver, the
+    first workers) costs more than most such tests. A module opts in by defining its `server`
+    fixture as this one or shared_server."""
     with mcp_server() as process:
         yield process
 
@@ -63,3 +63,11 @@ def confined_folder(module_confined_server):
     sees nothing of the one before."""
     module_confined_server.run("command_run", {"id": "project.new"})
     return Path(tempfile.mkdtemp(dir=module_confined_server.root))
+
+
+@pytest.fixture
+def shared_server(module_server):
+    """module_server on a new project, for a test that builds its own document and needs
+    nothing else of a fresh session."""
+    module_server.run("command_run", {"id": "project.new"})
+    return module_server

@@ -21,10 +21,10 @@ COLOR_PARAMS = {"color", "fill", "stroke", "background", "properties", "style", 
 
 
 @pytest.fixture
-def server(module_server):
-    """The module's one server (tests/conftest.py): the tests read what every session shows,
-    and each recipe builds in a new project."""
-    return module_server
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py): the tests read what every
+    session shows, and each recipe builds its own comp."""
+    return shared_server
 
 
 def catalog(server) -> dict:
@@ -158,7 +158,6 @@ def recipe_batch(server, name, arguments) -> dict:
 ])
 def test_every_recipe_builds_a_comp_that_layout_check_finds_clean(server, tmp_path, name,
                                                                   arguments):
-    server.run("command_run", {"id": "project.new"})
     write_clip(tmp_path / "clip.mp4")
     (tmp_path / "clip.srt").write_text("1\n00:00:00,200 --> 00:00:01,800\nEvery picture "
                                        "tells a story\n")

@@ -16,16 +16,14 @@ def wcag(text: str, ground: str) -> float:
 
 
 @pytest.fixture
-def server(module_server):
-    """The module's one server (tests/conftest.py): each test builds its comp in a new project."""
-    return module_server
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py)."""
+    return shared_server
 
 
 def comp(server, layers, background="#101020", width=1280, height=720, duration=3):
-    """Main with `layers` from the top down, in a new project: a test sharing its server sees
-    nothing of the one before."""
-    steps = [{"id": "project.new"},
-             {"id": "comp.new", "params": {"name": "Main", "width": width, "height": height,
+    """Main with `layers` from the top down."""
+    steps = [{"id": "comp.new", "params": {"name": "Main", "width": width, "height": height,
                                            "duration": duration, "background": background}}]
     steps += [{"id": "layer.add", "params": {"comp": "Main", **layer}}
               for layer in reversed(layers)]

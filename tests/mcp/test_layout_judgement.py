@@ -11,10 +11,9 @@ from tests.mcp.test_layout_check import comp, findings, kinds
 
 
 @pytest.fixture
-def server(module_server):
-    """The module's one server (tests/conftest.py): each test builds its comps in a new
-    project."""
-    return module_server
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py)."""
+    return shared_server
 
 
 def run(server, command: str, **params) -> dict:
@@ -98,7 +97,7 @@ def test_text_on_top_of_text_is_found_once(server):
 
 
 def scene_steps(title_position):
-    steps = [{"id": "project.new"}]
+    steps = []
     for name, text, position in (("Intro", "Hello", [640, 360]),
                                  ("Outro", "Goodbye", title_position)):
         steps += [{"id": "comp.new", "params": {"name": name, "width": 1280, "height": 720,
