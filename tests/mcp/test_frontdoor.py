@@ -229,8 +229,7 @@ def test_a_closed_stdout_never_yields_a_traceback_and_the_process_exits():
 def test_a_worker_killed_mid_job_is_reported_by_signal_and_the_next_call_works(server):
     marker = sleep_marker(96)
     request_id = server.call("shell", {"command": marker})
-    found = wait_for_processes(server, marker, 1)
-    sleeper = next(p for p in found if p.name() == "sleep")
+    (sleeper,) = wait_for_processes(server, marker, 1, named="sleep")
     # The command runs under /bin/sh, which may or may not exec the last command itself.
     shell = psutil.Process(sleeper.ppid())
     worker = shell if shell.name() != "sh" else psutil.Process(shell.ppid())
@@ -325,15 +324,25 @@ def test_sigterm_while_stdin_eof_drains_calls_ends_them_at_once():
 # -- helpers ----------------------------------------------------------------------------------
 
 def wait_for_processes(server: McpProcess, marker: str, count: int,
-                       timeout: float = 60.0) -> list:
-    """At least `count` processes under `server` running `marker`, once they have started."""
+                       timeout: float = 60.0, named: str | None = None) -> list:
+    """At least `count` processes under `server` running `marker` (and called `named`, if
+    given: the shell that will start a `sleep` carries the marker before the sleep exists),
+    once they have started."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = descendants_running(server.process.pid, marker)
+        found = [process for process in descendants_running(server.process.pid, marker)
+                 if named is None or name_of(process) == named]
         if len(found) >= count:
             return found
         time.sleep(0.05)
     raise AssertionError(f"expected {count} processes running {marker!r}")
+
+
+def name_of(process) -> str | None:
+    try:
+        return process.name()
+    except psutil.NoSuchProcess:
+        return None
 
 
 def gone_within(processes: list, seconds: float) -> bool:
