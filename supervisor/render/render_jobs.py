@@ -63,13 +63,15 @@ class RenderJob:
 
     def wait_for_change(self, seconds: float, cancel: Cancel) -> None:
         """Return when the state or an item's status changes, `seconds` pass, or `cancel` is
-        cancelled (the caller checks it)."""
+        cancelled (the caller checks it); at once for a job that has ended, which will not
+        change again (it may have ended between a client's two calls)."""
         deadline = time.monotonic() + seconds
         wake = cancel.on_cancel(self.notify)
         try:
             with self.changed:
                 start = self._mark()
-                while self._mark() == start and not cancel.cancelled:
+                while (self.report is None and self._mark() == start
+                       and not cancel.cancelled):
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         return

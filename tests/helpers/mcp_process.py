@@ -6,6 +6,7 @@ to one id while others are still running.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -143,3 +144,14 @@ class McpProcess:
                 except subprocess.TimeoutExpired:
                     ending()
             self.process.wait(5)
+
+
+@contextlib.contextmanager
+def mcp_server(*args: str, **options):
+    """A started and initialized McpProcess (McpProcess's arguments), stopped at the end."""
+    process = McpProcess(*args, **options)
+    try:
+        process.initialize()
+        yield process
+    finally:
+        process.stop()

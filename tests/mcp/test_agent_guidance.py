@@ -20,6 +20,13 @@ GRADIENT_EXAMPLE = '"stops": [[0, "#ff5f6d"], [1, "#ffc371"]]'
 COLOR_PARAMS = {"color", "fill", "stroke", "background", "properties", "style", "params"}
 
 
+@pytest.fixture
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py): the tests read what every
+    session shows, and each recipe builds its own comp."""
+    return shared_server
+
+
 def catalog(server) -> dict:
     listed = server.run("command_list", {"schemas": True})["structuredContent"]
     return {entry["id"]: entry for entry in listed["commands"]}

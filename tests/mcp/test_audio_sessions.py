@@ -8,16 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers.mcp_process import McpProcess
 from tests.helpers.sound_files import RATE, decode_sound, onset, tone, write_wav
 
 
 @pytest.fixture
-def session(tmp_path):
-    process = McpProcess("--read-root", str(tmp_path), "--write-root", str(tmp_path))
-    process.initialize()
-    yield process
-    process.stop()
+def session(module_confined_server):
+    """The module's one confined server (tests/conftest.py); each test builds in its own
+    confined_folder, in a new project."""
+    return module_confined_server
 
 
 def structured(result: dict) -> dict:
@@ -44,8 +42,8 @@ def build(process, tmp_path):
     assert structured(process.run("command_batch", {"steps": steps}))["failed"] == 0
 
 
-def test_sound_layers_show_in_doc_inspect_and_layer_get(session, tmp_path):
-    build(session, tmp_path)
+def test_sound_layers_show_in_doc_inspect_and_layer_get(session, confined_folder):
+    build(session, confined_folder)
     overview = structured(session.run("doc_inspect"))
     spot = overview["comps"][0]
     assert spot["sound"] is True
@@ -61,8 +59,9 @@ def test_sound_layers_show_in_doc_inspect_and_layer_get(session, tmp_path):
                                                  "interpolation": "linear"}
 
 
-def test_audio_levels_say_when_the_voice_comes_in_and_that_nothing_clips(session, tmp_path):
-    build(session, tmp_path)
+def test_audio_levels_say_when_the_voice_comes_in_and_that_nothing_clips(session,
+                                                                         confined_folder):
+    build(session, confined_folder)
     measured = structured(session.run("audio_levels", {"comp": "Spot"}))
     assert (measured["window"], measured["sampleRate"], len(measured["levels"])) == \
         (0.1, RATE, 30)
@@ -79,9 +78,10 @@ def test_audio_levels_say_when_the_voice_comes_in_and_that_nothing_clips(session
     assert all(entry["rms"] == pytest.approx(-23.0, abs=0.3) for entry in part["levels"])
 
 
-def test_audio_levels_say_a_mix_clips_and_refuse_a_time_outside_the_comp(session, tmp_path):
-    build(session, tmp_path)
-    loud = write_wav(tmp_path / "loud.wav", np.stack([tone(3.0, 300, 0.8)] * 2))
+def test_audio_levels_say_a_mix_clips_and_refuse_a_time_outside_the_comp(session,
+                                                                         confined_folder):
+    build(session, confined_folder)
+    loud = write_wav(confined_folder / "loud.wav", np.stack([tone(3.0, 300, 0.8)] * 2))
     for name in ("A", "B"):
         structured(session.run("command_run", {"id": "layer.add", "params": {
             "comp": "Spot", "type": "audio", "name": name, "path": loud}}))
@@ -92,15 +92,15 @@ def test_audio_levels_say_a_mix_clips_and_refuse_a_time_outside_the_comp(session
     assert "0 <= start < end <= 3" in refused["content"][0]["text"]
 
 
-def test_a_render_through_mcp_carries_the_mix(session, tmp_path):
-    build(session, tmp_path)
+def test_a_render_through_mcp_carries_the_mix(session, confined_folder):
+    build(session, confined_folder)
     structured(session.run("command_run", {"id": "renderQueue.add", "params": {
-        "comp": "Spot", "output": str(tmp_path / "spot.mp4"),
+        "comp": "Spot", "output": str(confined_folder / "spot.mp4"),
         "codecOptions": {"preset": "veryfast"}}}))
     report = structured(session.run("command_run", {"id": "renderQueue.render"},
                                     timeout=120))
     assert report["completed"] == 1, report
-    sound, rate = decode_sound(tmp_path / "spot.mp4")
+    sound, rate = decode_sound(confined_folder / "spot.mp4")
     assert rate == RATE and sound.shape[1] >= 3 * RATE
     voice_in = onset(sound[:, RATE // 2:], 0.3) + RATE // 2  # past the bed's 0.1
     assert abs(voice_in - RATE) <= 1024

@@ -3,6 +3,14 @@
 import base64
 import os
 
+import pytest
+
+
+@pytest.fixture
+def server(module_server):
+    """The module's one server (tests/conftest.py): the file tools remember nothing between
+    calls, and each test works in its own tmp_path."""
+    return module_server
 
 
 def text_of(result):

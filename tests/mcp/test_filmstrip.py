@@ -158,7 +158,7 @@ def test_frames_are_drawn_on_idle_render_workers_beside_the_preview_worker(serve
     assert render_workers, "the render started its workers"
     time.sleep(0.5)
     idle = worker_cpu(server)
-    result = server.run("render_filmstrip", {"comp": "Blurry", "count": 24, "max_side": 4096},
+    result = server.run("render_filmstrip", {"comp": "Blurry", "count": 12, "max_side": 4096},
                         timeout=120)
     assert result["isError"] is False
     after = worker_cpu(server)

@@ -87,28 +87,28 @@ def test_a_hundred_mixed_concurrent_calls_each_get_exactly_one_own_answer(server
     assert server.bad_lines == []
 
 
-def test_malformed_json_gets_parse_error_with_null_id_and_the_session_goes_on(server):
-    server.send("{this is not json")
-    ping = server.request("ping")
-    assert server.wait_for(ping)["result"] == {}
-    errors = [m for m in server.messages if m.get("error", {}).get("code") == -32700]
+def test_malformed_json_gets_parse_error_with_null_id_and_the_session_goes_on(module_server):
+    module_server.send("{this is not json")
+    ping = module_server.request("ping")
+    assert module_server.wait_for(ping)["result"] == {}
+    errors = [m for m in module_server.messages if m.get("error", {}).get("code") == -32700]
     assert errors and errors[0]["id"] is None
 
 
-def test_unknown_tool_and_unknown_argument_are_invalid_params_naming_the_key(server):
-    unknown_tool = server.wait_for(server.call("no_such_tool", {}))
+def test_unknown_tool_and_unknown_argument_are_invalid_params_naming_the_key(module_server):
+    unknown_tool = module_server.wait_for(module_server.call("no_such_tool", {}))
     assert unknown_tool["error"]["code"] == -32602
     assert "no_such_tool" in unknown_tool["error"]["message"]
     assert "read_file" in unknown_tool["error"]["message"]
-    unknown_arg = server.wait_for(server.call("read_file", {"path": "/etc/hostname",
+    unknown_arg = module_server.wait_for(module_server.call("read_file", {"path": "/etc/hostname",
                                                             "colour": 1}))
     assert unknown_arg["error"]["code"] == -32602
     message = unknown_arg["error"]["message"]
     assert "'colour'" in message and "path" in message and "offset" in message
 
 
-def test_unknown_method_is_method_not_found(server):
-    assert server.wait_for(server.request("no/such"))["error"]["code"] == -32601
+def test_unknown_method_is_method_not_found(module_server):
+    assert module_server.wait_for(module_server.request("no/such"))["error"]["code"] == -32601
 
 
 @pytest.mark.server_args("--max-inflight", "1")
@@ -229,8 +229,7 @@ def test_a_closed_stdout_never_yields_a_traceback_and_the_process_exits():
 def test_a_worker_killed_mid_job_is_reported_by_signal_and_the_next_call_works(server):
     marker = sleep_marker(96)
     request_id = server.call("shell", {"command": marker})
-    found = wait_for_processes(server, marker, 1)
-    sleeper = next(p for p in found if p.name() == "sleep")
+    (sleeper,) = wait_for_processes(server, marker, 1, named="sleep")
     # The command runs under /bin/sh, which may or may not exec the last command itself.
     shell = psutil.Process(sleeper.ppid())
     worker = shell if shell.name() != "sh" else psutil.Process(shell.ppid())
@@ -290,8 +289,8 @@ def test_modern_requests_are_served_statelessly_without_initialize():
         server.stop()
 
 
-def test_every_tool_is_annotated_and_closed_to_unknown_arguments(server):
-    tools = server.wait_for(server.request("tools/list"))["result"]["tools"]
+def test_every_tool_is_annotated_and_closed_to_unknown_arguments(module_server):
+    tools = module_server.wait_for(module_server.request("tools/list"))["result"]["tools"]
     names = {tool["name"] for tool in tools}
     assert {"read_file", "write_file", "edit_file", "list_dir", "search_files",
             "shell"} <= names
@@ -325,15 +324,25 @@ def test_sigterm_while_stdin_eof_drains_calls_ends_them_at_once():
 # -- helpers ----------------------------------------------------------------------------------
 
 def wait_for_processes(server: McpProcess, marker: str, count: int,
-                       timeout: float = 60.0) -> list:
-    """At least `count` processes under `server` running `marker`, once they have started."""
+                       timeout: float = 60.0, named: str | None = None) -> list:
+    """At least `count` processes under `server` running `marker` (and called `named`, if
+    given: the shell that will start a `sleep` carries the marker before the sleep exists),
+    once they have started."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        found = descendants_running(server.process.pid, marker)
+        found = [process for process in descendants_running(server.process.pid, marker)
+                 if named is None or name_of(process) == named]
         if len(found) >= count:
             return found
         time.sleep(0.05)
     raise AssertionError(f"expected {count} processes running {marker!r}")
+
+
+def name_of(process) -> str | None:
+    try:
+        return process.name()
+    except psutil.NoSuchProcess:
+        return None
 
 
 def gone_within(processes: list, seconds: float) -> bool:

@@ -12,8 +12,9 @@ from tests.helpers.sound_files import tone, write_wav
 
 
 @pytest.fixture
-def session(server):
-    return server
+def session(shared_server):
+    """The module's one server on a new project (tests/conftest.py)."""
+    return shared_server
 
 
 def run(process, command: str, **params) -> dict:

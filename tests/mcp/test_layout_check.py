@@ -15,6 +15,12 @@ def wcag(text: str, ground: str) -> float:
     return contrast_ratio(luminance(text), luminance(ground))
 
 
+@pytest.fixture
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py)."""
+    return shared_server
+
+
 def comp(server, layers, background="#101020", width=1280, height=720, duration=3):
     """Main with `layers` from the top down."""
     steps = [{"id": "comp.new", "params": {"name": "Main", "width": width, "height": height,

@@ -5,7 +5,15 @@ shows between two parts, text on top of text, and a problem inside a scene of th
 
 from __future__ import annotations
 
+import pytest
+
 from tests.mcp.test_layout_check import comp, findings, kinds
+
+
+@pytest.fixture
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py)."""
+    return shared_server
 
 
 def run(server, command: str, **params) -> dict:

@@ -157,7 +157,8 @@ def _layer(doc):
      "renderQueue[0].codecOptions"),
 ])
 def test_a_project_file_holding_one_is_refused_at_open_with_one_sentence(
-        server, tmp_path, poison, place):
+        shared_server, tmp_path, poison, place):
+    server = shared_server  # the module's one server, on a new project (tests/conftest.py)
     server.run("command_batch", {"steps": [
         {"id": "comp.new", "params": {"name": "Main", "width": 64, "height": 36,
                                       "duration": 1}},

@@ -7,6 +7,14 @@ import io
 
 import av
 import numpy as np
+import pytest
+
+
+@pytest.fixture
+def server(shared_server):
+    """The module's one server on a new project (tests/conftest.py)."""
+    return shared_server
+
 
 BUILD = [
     {"id": "comp.new", "params": {"name": "Main", "width": 320, "height": 180,

@@ -24,9 +24,9 @@ def build(server):
     assert result["structuredContent"]["failed"] == 0
 
 
-def test_preview_returns_a_png_of_the_frame_and_its_json(server):
-    build(server)
-    result = server.run("render_preview", {"comp": "Main", "time": 0.5, "max_side": 0})
+def test_preview_returns_a_png_of_the_frame_and_its_json(shared_server):
+    build(shared_server)
+    result = shared_server.run("render_preview", {"comp": "Main", "time": 0.5, "max_side": 0})
     image, text = result["content"]
     assert image["type"] == "image" and image["mimeType"] == "image/png"
     info = json.loads(text["text"])
@@ -38,9 +38,9 @@ def test_preview_returns_a_png_of_the_frame_and_its_json(server):
     assert (pixels[:45, :, :3] == 0).all() and (pixels[:, :80, :3] == 0).all()
 
 
-def test_max_side_scales_the_longer_side(server):
-    build(server)
-    result = server.run("render_preview", {"max_side": 160})
+def test_max_side_scales_the_longer_side(shared_server):
+    build(shared_server)
+    result = shared_server.run("render_preview", {"max_side": 160})
     info = result["structuredContent"]
     assert (info["width"], info["height"]) == (160, 90)
     assert decode_png(result["content"][0]["data"]).shape == (90, 160, 4)
@@ -62,12 +62,12 @@ def test_a_repeated_preview_is_served_from_the_cache_without_the_worker(server):
             process.send_signal(signal.SIGCONT)
 
 
-def test_an_edit_makes_a_new_preview(server):
-    build(server)
-    before = server.run("render_preview", {"max_side": 0})
-    server.run("command_run", {"id": "layer.set", "params": {
+def test_an_edit_makes_a_new_preview(shared_server):
+    build(shared_server)
+    before = shared_server.run("render_preview", {"max_side": 0})
+    shared_server.run("command_run", {"id": "layer.set", "params": {
         "comp": "Main", "layer": 1, "color": "#00ff00"}})
-    after = server.run("render_preview", {"max_side": 0})
+    after = shared_server.run("render_preview", {"max_side": 0})
     assert decode_png(before["content"][0]["data"])[90, 160, 1] == 0
     assert decode_png(after["content"][0]["data"])[90, 160, 1] == 255
 
@@ -91,9 +91,9 @@ def test_a_new_or_opened_project_is_never_served_the_previous_ones_preview(serve
     assert centre(server.run("render_preview", {"max_side": 0})) == (255, 0, 0)
 
 
-def test_a_preview_of_an_unknown_comp_is_an_error_naming_the_comps(server):
-    build(server)
-    result = server.run("render_preview", {"comp": "Nope"})
+def test_a_preview_of_an_unknown_comp_is_an_error_naming_the_comps(shared_server):
+    build(shared_server)
+    result = shared_server.run("render_preview", {"comp": "Nope"})
     assert result["isError"] is True
     assert "Main" in result["content"][0]["text"]
 
@@ -156,20 +156,21 @@ def test_a_preview_shows_the_frame_a_render_writes_at_a_time_inside_it(server, t
     assert by_frame["structuredContent"]["time"] == result["structuredContent"]["time"]
 
 
-def test_a_preview_outside_the_comp_is_refused_in_one_sentence(server, tmp_path):
-    animated(server, tmp_path)
+def test_a_preview_outside_the_comp_is_refused_in_one_sentence(shared_server, tmp_path):
+    animated(shared_server, tmp_path)
     for arguments in ({"time": 6}, {"time": 7}, {"frame": 180}):
-        answer = server.wait_for(server.call("render_preview", {"comp": "Move", **arguments}))
+        answer = shared_server.wait_for(shared_server.call("render_preview",
+                                                           {"comp": "Move", **arguments}))
         result = answer["result"]
         assert result["isError"], arguments
         text = result["content"][0]["text"]
         assert "outside comp 'Move'" in text and "0-179" in text, text
         assert "Traceback" not in text
-    both = server.wait_for(server.call("render_preview", {"time": 1, "frame": 30}))
+    both = shared_server.wait_for(shared_server.call("render_preview", {"time": 1, "frame": 30}))
     assert both["result"]["isError"] and "a time or a frame" in both["result"]["content"][0]["text"]
 
 
-def test_previews_after_prop_set_show_the_edit(server):
+def test_previews_after_prop_set_show_the_edit(shared_server):
     """The preview worker keeps one render plan per snapshot and comp (its layers' values
     resolved, their matrices evaluated, the still strip below kept as pixels): an edit makes a
     new snapshot, whose previews must show it, not the plan or the pixels kept before it."""
@@ -186,22 +187,22 @@ def test_previews_after_prop_set_show_the_edit(server):
                                           {"time": 0, "value": [40, 90]},
                                           {"time": 2, "value": [280, 90]}]}}},
     ]
-    assert server.run("command_batch", {"steps": steps})["structuredContent"]["failed"] == 0
+    assert shared_server.run("command_batch", {"steps": steps})["structuredContent"]["failed"] == 0
 
     def preview(time):
-        return decode_png(server.run("render_preview", {"time": time, "max_side": 0})
+        return decode_png(shared_server.run("render_preview", {"time": time, "max_side": 0})
                           ["content"][0]["data"])[..., :3].tolist()
 
     for time in (0.5, 1.5, 1.0):  # the plan compiled, the still strip drawn, timed and kept
         before = preview(time)
     assert before[90][160] == [255, 0, 0] and before[170][10] == [0, 0, 255]
 
-    server.run("command_run", {"id": "prop.set", "params": {
+    shared_server.run("command_run", {"id": "prop.set", "params": {
         "comp": "Main", "layer": "Box", "path": "transform.position", "value": [60, 40]}})
     moved = preview(1.0)
     assert moved[40][60] == [255, 0, 0] and moved[90][160] == [0, 0, 0]
 
-    server.run("command_run", {"id": "prop.set", "params": {
+    shared_server.run("command_run", {"id": "prop.set", "params": {
         "comp": "Main", "layer": "Strip", "path": "color", "value": "#00ff00"}})
     for time in (0.5, 1.5):
         recolored = preview(time)

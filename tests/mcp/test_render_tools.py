@@ -1,18 +1,6 @@
 """render_start and render_status: a render started at once and followed in calls that each end
 in time, whatever the host's request timeout."""
 
-import pytest
-
-from tests.helpers.mcp_process import McpProcess
-
-
-@pytest.fixture
-def server():
-    process = McpProcess()
-    process.initialize()
-    yield process
-    process.stop()
-
 
 def build(server, tmp_path, seconds=1):
     steps = [{"id": "comp.new", "params": {"name": "Main", "width": 96, "height": 54,

@@ -6,18 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.mcp_process import McpProcess
 from tests.helpers.mcp_images import decode_png
 from tests.helpers.render_sessions import read_png
 from tests.helpers.template_projects import BACKGROUND_AT, LOGO_AT, logo_png, pixel
 
 
 @pytest.fixture
-def session(tmp_path):
-    process = McpProcess("--read-root", str(tmp_path), "--write-root", str(tmp_path))
-    process.initialize()
-    yield process, tmp_path
-    process.stop()
+def session(module_confined_server, confined_folder):
+    return module_confined_server, confined_folder
 
 
 def structured(result: dict) -> dict:

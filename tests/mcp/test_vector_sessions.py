@@ -12,7 +12,6 @@ import pytest
 import skia
 
 from tests.helpers.lottie_documents import animation, moving_square
-from tests.helpers.mcp_process import McpProcess
 from tests.helpers.mcp_images import decode_png
 
 LOGO = (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="60" height="30">'
@@ -20,14 +19,8 @@ LOGO = (b'<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="60
 
 
 @pytest.fixture
-def session(tmp_path):
-    inside, outside = tmp_path / "inside", tmp_path / "outside"
-    inside.mkdir()
-    outside.mkdir()
-    process = McpProcess("--read-root", str(inside), "--write-root", str(inside))
-    process.initialize()
-    yield process, inside, outside
-    process.stop()
+def session(module_confined_server, confined_folder, tmp_path):
+    return module_confined_server, confined_folder, tmp_path  # tmp_path: outside the roots
 
 
 def structured(result: dict) -> dict:
@@ -112,12 +105,12 @@ def test_lottie_naming_an_image_outside_the_roots_neither_reads_nor_draws_it(ses
 
 
 def test_svg_footage_in_a_confined_session_is_not_taken_for_a_playlist(session):
-    process, inside, _ = session
+    process, inside, outside = session
     (inside / "logo.svg").write_bytes(LOGO)  # starts with markup, as DASH manifests do
     result = structured(process.run("command_run", {"id": "footage.import", "params": {
         "path": str(inside / "logo.svg")}}))
     assert (result["kind"], result["width"], result["height"]) == ("vector", 60, 30)
     refused = process.run("command_run", {"id": "footage.import", "params": {
-        "path": str(inside.parent / "outside" / "logo.svg")}})
+        "path": str(outside / "logo.svg")}})
     assert refused["isError"] is True and "outside the read roots" in \
         refused["content"][0]["text"]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from supervisor.errors import CommandError
-from protocol.cancel import Cancelled
+from protocol.cancel import Cancel, Cancelled
 from tests.helpers.render_sessions import (Recorder, build_comp, busy_render_workers,
                                            expected_frame, files_in, heavy_comp, read_png,
                                            render_session)
@@ -258,3 +258,14 @@ def test_a_client_that_sees_a_render_stopped_finds_its_files_gone_and_may_render
     assert isinstance(at_stop["next"], dict), at_stop["next"]
     assert at_stop["next"]["completed"] == 1
     assert len(files_in(tmp_path / "next")) == 12
+
+
+def test_a_wait_on_a_job_that_has_ended_answers_at_once(session, tmp_path):
+    # A render that ends between two render_status calls: the second call's wait must not sit
+    # out its whole length for a change that can no longer come.
+    engine = session.engine
+    queue(engine, "Main", tmp_path / "m_[##].png")
+    job = engine.render_service.jobs.get(engine.run("renderQueue.render", {"wait": False})["job"])
+    wait_until(lambda: job.report is not None, timeout=120)
+    job.wait_for_change(3600, Cancel())  # an hour: before the fix, the test's timeout ends it
+    assert job.status()["state"] == "done"
