@@ -374,13 +374,17 @@ def test_a_gif_takes_fps(tmp_path):
 def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
     # Black to a full colour over 512 px: more colours than its 256 entries hold.
     project = gradient_project(tmp_path / "g.rvproj", "#000000", "#ff8040")
+    dithers = ("none", "bayer", "sierra2_4a", "floyd_steinberg")
+    engine = Engine(project)  # one queue item per dither, rendered by one process
+    for dither in dithers:
+        engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / f"{dither}.gif"),
+                                       "codecOptions": {"dither": dither}})
+    engine.run("project.save", {})
+    result = rendervisor("render", project, "--quiet")
+    assert result.returncode == 0, result.stderr
 
     def seen_runs(dither):
-        output = tmp_path / f"{dither}.gif"
-        result = rendervisor("render", project, "--comp", "Main", "--output", output,
-                             "--codec-option", f"dither={dither}", "--quiet")
-        assert result.returncode == 0, result.stderr
-        with av.open(str(output)) as gif:
+        with av.open(str(tmp_path / f"{dither}.gif")) as gif:
             pixels = next(gif.decode(video=0)).to_ndarray(format="rgb24").astype(int)
         # Columns averaged over the rows, as the eye sees an ordered dither; the ends left
         # out, where the pattern is clipped at black and at full colour.
