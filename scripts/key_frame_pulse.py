@@ -131,10 +131,7 @@ SETTINGS = {
 
 
 def measure(frames: list, fmt: str, options: dict, folder: str) -> dict:
-    pulse = measure_pulse(frames, fmt, options, folder)
-    return {"ratio": round(pulse.at_key / pulse.median, 2),
-            "key_over_source": round(pulse.at_key / pulse.source, 2),
-            "follow": round(pulse.median / pulse.source, 2), "kib": pulse.size // 1024,
+    return {**measure_pulse(frames, fmt, options, folder).figures(),
             "keyframe_interval": keyframe_interval_for(len(frames))}
 
 

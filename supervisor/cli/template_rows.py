@@ -22,6 +22,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 
+from protocol.model.document import ITEM_AUDIO_KEYS, ITEM_OPTIONS
 from protocol.model.output_names import expand_row, find_clash, queue_outputs
 from protocol.model.template_params import (ParamError, TargetError, find_param, names_listed,
                                             resolved_values)
@@ -83,7 +84,12 @@ def queue_rows(engine, rows: list[Row], args) -> dict[str, int]:
         for item in items:
             try:
                 fmt = item["format"] if output is None else args.format
+                # The item's own settings (a sequence's startNumber, resume, its sound, its
+                # view and tags) go with each row; only its output, format and params change.
+                kept = {key: item[key] for key in (*ITEM_OPTIONS, *ITEM_AUDIO_KEYS)
+                        if key in item}
                 added = engine.run("renderQueue.add", {
+                    **kept,
                     "comp": item["comp"], "output": expand_row(output or item["output"],
                                                                row.number),
                     **({"format": fmt} if fmt else {}), "frames": item["frames"],

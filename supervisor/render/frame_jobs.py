@@ -86,22 +86,28 @@ def run_spread(pool: Pool, task: str, payloads: list[dict], snapshot_id: str, do
     for thread in borrowers:
         thread.start()
     try:
-        preview = pool.acquire("preview", waiting)
-    except JobFailed as error:
-        preview = None
-        with lock:
-            if cancel.cancelled or (state["failure"] is None and
-                                    state["finished"] < len(payloads)):
-                state["failure"] = state["failure"] or Failure(0, error, "preview")
-    if preview is not None:
         try:
-            while (index := take()) is not None:
-                run(preview, index)
-        finally:
-            pool.release(preview)
-    for thread in borrowers:
-        thread.join()
-    waiting.close()
+            preview = pool.acquire("preview", waiting)
+        except JobFailed as error:
+            preview = None
+            with lock:
+                if cancel.cancelled or (state["failure"] is None and
+                                        state["finished"] < len(payloads)):
+                    state["failure"] = state["failure"] or Failure(0, error, "preview")
+        if preview is not None:
+            try:
+                while (index := take()) is not None:
+                    run(preview, index)
+            finally:
+                pool.release(preview)
+    finally:
+        # However this call ends (a bug raising here too), nothing more is handed out, the
+        # borrowers are done with their workers, and the caller's scope is let go of.
+        with lock:
+            state["next"] = len(payloads)
+        for thread in borrowers:
+            thread.join()
+        waiting.close()
     return results, state["failure"]
 
 

@@ -244,3 +244,28 @@ def test_a_video_that_is_really_a_list_of_other_files_is_never_followed(tmp_path
     frame = render_frame(footage_doc(item, layer_type="video"), "c", 0.0, footage=FootageCache())
     assert frame.missing == [listing]
     assert (frame.pixels == [0, 0, 0, 255]).all()  # the comp's black background alone
+
+
+@pytest.mark.parametrize("pix_fmt", ["yuv420p", "yuva420p"])
+def test_video_2_or_4_pixels_past_a_multiple_of_16_wide_keeps_its_last_columns(tmp_path,
+                                                                               pix_fmt):
+    """A 4:2:0 video 20 pixels wide shows the same colour (and alpha) in its last four columns
+    as in the rest: swscale's RGBA conversion got those columns wrong by up to 255."""
+    width, height = 20, 16
+    pixels = np.empty((height, width, 4), np.uint8)
+    pixels[:] = [200, 50, 100, 160 if pix_fmt == "yuva420p" else 255]
+    frame = av.VideoFrame.from_ndarray(pixels, format="rgba").reformat(format=pix_fmt)
+    path = str(tmp_path / "narrow.mkv")
+    with av.open(path, "w") as container:
+        stream = container.add_stream("ffv1", rate=FPS)  # lossless, and it keeps yuva420p
+        stream.width, stream.height, stream.pix_fmt = width, height, pix_fmt
+        for packet in [*stream.encode(frame), *stream.encode()]:
+            container.mux(packet)
+    item = footage_item("f1", path, "video", width, height, frameRate=FPS, frameCount=1)
+    shown = layer("l", "video", {"footage": item["id"]}, position=(0, 0))
+    drawn = render_frame(document(comp("c", [shown], width=width, height=height,
+                                       background=[0, 0, 0, 0]), footage=[item]), "c", 0.0)
+    assert drawn.missing == []
+    columns = drawn.pixels.astype(int)
+    middle = columns[:, width // 2: width // 2 + 1]
+    assert np.abs(columns - middle).max() <= 1, np.abs(columns - middle).max(axis=(0, 2))

@@ -43,11 +43,10 @@ def drifting_frames(count: int = FRAMES) -> list[np.ndarray]:
     return frames
 
 
-def frame_differences(path) -> np.ndarray:
+def decoded_frames(path) -> list[np.ndarray]:
     with av.open(path) as container:
-        decoded = [frame.to_ndarray(format="rgb24").astype(np.int16)
-                   for frame in container.decode(video=0)]
-    return np.array([np.abs(b - a).mean() for a, b in zip(decoded, decoded[1:])])
+        return [frame.to_ndarray(format="rgb24").astype(np.int16)
+                for frame in container.decode(video=0)]
 
 
 @dataclass(frozen=True)
@@ -57,6 +56,13 @@ class Pulse:
     median: float  # the median difference, key frames and the frames between
     source: float  # the source's own median difference: how much the shot moves
     size: int  # of the file, in bytes
+
+    def figures(self) -> dict:
+        """As scripts/ print them: the pulse against the median and against the source, the
+        median against the source (above 1, the frames between flicker), the size in KiB."""
+        return {"ratio": round(self.at_key / self.median, 2),
+                "key_over_source": round(self.at_key / self.source, 2),
+                "follow": round(self.median / self.source, 2), "kib": self.size // 1024}
 
 
 def measure_pulse(frames: list[np.ndarray], fmt: str, codec_options: dict | None,
@@ -72,13 +78,21 @@ def measure_pulse(frames: list[np.ndarray], fmt: str, codec_options: dict | None
         encode_segment(frames[run.start:run.stop], run.start, 30, fmt, codec_options,
                        segments[-1], opened=opened, keyframe_interval=interval)
     join_segments(segments, fmt, final, 30, opened=opened)
-    differences = frame_differences(final)
-    size = os.path.getsize(final)
+    pulse = pulse_of(final, frames, interval)
     opened.remove_all()
-    at_keys = differences[[index - 1 for index in range(interval, count, interval)]]
+    return pulse
+
+
+def pulse_of(path, frames: list[np.ndarray], interval: int) -> Pulse:
+    """The jumps of the video at `path`, encoded from `frames` with a key frame every
+    `interval` frames."""
+    decoded = decoded_frames(path)
+    differences = np.array([np.abs(b - a).mean() for a, b in zip(decoded, decoded[1:])])
+    at_keys = differences[[index - 1 for index in range(interval, len(frames), interval)]]
     source = np.median([np.abs(b[..., :3].astype(int) - a[..., :3]).mean()
                         for a, b in zip(frames, frames[1:])])
-    return Pulse(float(at_keys.max()), float(np.median(differences)), float(source), size)
+    return Pulse(float(at_keys.max()), float(np.median(differences)), float(source),
+                 os.path.getsize(path))
 
 
 # The largest jump into a key frame, in medians, each encoder at rendervisor's settings. With

@@ -27,3 +27,22 @@ def test_a_render_command_leaves_nothing_on_its_callers_scope(engine, tmp_path, 
               for key, value in params.items()}
     engine.run(command, params, work)
     assert work.cancel._callbacks == {}
+
+
+def test_a_spread_of_frame_jobs_that_breaks_leaves_nothing_on_its_callers_scope(
+        engine, monkeypatch):
+    """run_spread (filmstrips, layout checks) lets go of the caller's scope even when a job
+    breaks in a way no worker reported (a bug): nothing of it lingers on a session's scope."""
+    from supervisor.render import frame_jobs
+
+    def broken(pool, worker, task, payload, *args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(frame_jobs, "run_with_snapshot", broken)
+    work = Work()
+    snapshot_id, document = engine.snapshot()
+    with pytest.raises(RuntimeError):
+        frame_jobs.run_spread(engine.render_service.pool, "preview",
+                              [{"time": t / 10} for t in range(8)], snapshot_id, document,
+                              work.cancel)
+    assert work.cancel._callbacks == {}

@@ -113,8 +113,29 @@ class VideoDecoder:
         return int(round(seconds * self.frame_rate))
 
 
+# 8-bit chroma-subsampled formats whose conversion to packed RGBA swscale gets wrong in the
+# last columns of a frame 2 or 4 pixels wider than a multiple of 16 (18, 20, 34, 36, 68, 100,
+# 612 ...): up to 255 off there. Its RGB24 output is right at every width.
+_SUBSAMPLED = {"yuv420p", "yuvj420p", "yuv422p", "yuvj422p", "yuva420p", "yuva422p"}
+
+
+def frame_pixels(frame: av.VideoFrame) -> np.ndarray:
+    """A decoded frame as unpremultiplied RGBA, height x width x 4. 'rgba' keeps the alpha of
+    formats that carry it (ProRes 4444, VP9 with alpha)."""
+    if frame.width % 16 not in (2, 4) or frame.format.name not in _SUBSAMPLED:
+        return frame.to_ndarray(format="rgba")
+    pixels = np.empty((frame.height, frame.width, 4), np.uint8)
+    pixels[..., :3] = frame.to_ndarray(format="rgb24")
+    if frame.format.name.startswith("yuva"):
+        plane = frame.planes[3]
+        pixels[..., 3] = np.frombuffer(plane, np.uint8).reshape(
+            frame.height, plane.line_size)[:, :frame.width]
+    else:
+        pixels[..., 3] = 255
+    return pixels
+
+
 def to_image(frame: av.VideoFrame) -> skia.Image:
-    # 'rgba' keeps the alpha of formats that carry it (ProRes 4444, VP9 with alpha).
-    pixels = np.ascontiguousarray(frame.to_ndarray(format="rgba"))
+    pixels = np.ascontiguousarray(frame_pixels(frame))
     return skia.Image.fromarray(pixels, colorType=skia.kRGBA_8888_ColorType,
                                 alphaType=skia.kUnpremul_AlphaType)
