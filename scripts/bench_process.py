@@ -194,6 +194,7 @@ def main() -> int:
              "sizes": lambda f: sizes(f, args.passes),
              "rss": lambda f: rss(f, args.rss_minutes)}
     chosen = args.only or [name for name in parts if name != "rss" or args.rss_minutes > 0]
+    process_tree.compile_bytecode(ROOT)  # as installed: scripts/process_tree.py says why
     result = {"cores": os.cpu_count(), "load_average": os.getloadavg()[0]}
     with tempfile.TemporaryDirectory(prefix="rendervisor-bench-") as folder:
         for name in chosen:

@@ -137,6 +137,7 @@ def main() -> None:
     parser.add_argument("--only", choices=("rendervisor", "remotion"))
     args = parser.parse_args()
     lengths = [int(n) for n in args.frames.split(",")]
+    process_tree.compile_bytecode(ROOT)  # as installed: scripts/process_tree.py says why
 
     with tempfile.TemporaryDirectory(prefix="bench_remotion_") as scratch:
         peer = remotion_project(args.remotion or os.path.join(scratch, "remotion"))

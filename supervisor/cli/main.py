@@ -7,6 +7,7 @@ Bad usage and bad input exit 2 with one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import json
 import os
@@ -29,6 +30,10 @@ SUBCOMMANDS = {"mcp": "supervisor.cli.mcp", "render": "supervisor.cli.render",
                "commands": "supervisor.cli.commands", "clean": "supervisor.cli.clean",
                "info": "supervisor.cli.info", "export": "supervisor.cli.export",
                "studio": "supervisor.cli.studio", "collect": "supervisor.cli.collect"}
+# The subcommands that start this machine's workers at once (render without --cluster): their
+# forkserver starts before their module is imported, so it imports Skia, PyAV and numpy for
+# the workers while this process imports the rest of the supervisor, not after it.
+FORKSERVER_FIRST = ("render", "studio")
 
 
 EXPORT_FORMATS = (*TIMELINE_FORMATS, "lottie")
@@ -335,12 +340,35 @@ def build_parser() -> Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; `argv` None: this process is the command (its words are sys.argv)."""
+    code = run_command(argv)
+    if argv is None:
+        no_collections_at_exit()
+    return code
+
+
+def no_collections_at_exit() -> None:
+    """Stop the cyclic garbage collector for the interpreter's teardown, which follows. Tearing
+    the modules down ran collection after collection over everything a render had loaded
+    (Skia, PyAV, numpy, the document): 0.25 to 0.3 s of every `rendervisor render`'s exit on a
+    busy machine, 0.06 s without. The process is ending, so nothing is lost: objects still go
+    by their reference counts (this process writes its files through raw descriptors, and
+    Python flushes stdout and stderr itself); only cycles are left for the exit to reclaim.
+    Not for a caller that goes on running after main()."""
+    gc.freeze()
+    gc.disable()
+
+
+def run_command(argv: list[str] | None) -> int:
     args = None
     try:
         args = build_parser().parse_args(argv)
         if args.command is None:
             raise UsageError("rendervisor: name a command: mcp, render, preview, studio, watch, "
                              "export, info, collect, clean or commands (see rendervisor --help)")
+        if args.command in FORKSERVER_FIRST and getattr(args, "cluster", None) is None:
+            from supervisor.runtime.pool import start_forkserver
+            start_forkserver()
         return importlib.import_module(SUBCOMMANDS[args.command]).run(args)
     except UsageError as exc:
         print(str(exc), file=sys.stderr)

@@ -23,7 +23,6 @@ import threading
 
 from protocol.cancel import Cancelled
 from protocol.model.output_names import queue_outputs
-from supervisor.cli.cluster import ClusterPool, require_dask
 from supervisor.cli.display import display_for
 from supervisor.cli.flag_pairs import flag_pairs
 from supervisor.cli.project import check_inputs, check_writable, open_engine
@@ -34,7 +33,7 @@ from supervisor.engine.probes import own_pool
 from supervisor.errors import CommandError, UsageError
 from supervisor.render.farm_service import FarmRenderService
 from supervisor.runtime import teardown
-from supervisor.runtime.pool import Pool, make_context, worker_preload
+from supervisor.runtime.pool import Pool, start_forkserver, worker_preload
 from supervisor.work import Work
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -131,6 +130,7 @@ def on_signals(callback) -> None:
 
 def run(args) -> int:
     if args.cluster is not None:
+        from supervisor.cli.cluster import require_dask  # Dask and the worker side: only here
         require_dask()
     codec_options(args)  # a malformed pair is refused before any worker process starts
     # The forkserver first, while this process is still single-threaded: it imports Skia, PyAV
@@ -161,18 +161,12 @@ def run(args) -> int:
             started.close()
 
 
-def start_forkserver():
-    """The subreaper flag and the forkserver the render workers fork from: call this while the
-    process is still single-threaded (no worker starts yet)."""
-    teardown.become_subreaper()
-    return make_context(worker_preload())
-
-
 def start_pool(workers: int, cluster: str | None = None, kind: str = "render", pool=None):
     """This machine's workers (`pool`, or a new one), the ones of `kind` starting in the
     background at once (they say ready while the work is planned), or a Dask cluster standing
     in for them."""
     if cluster is not None:
+        from supervisor.cli.cluster import ClusterPool
         teardown.become_subreaper()
         # Sound is mixed on this node, on a worker of this process's own pool.
         return ClusterPool(cluster, workers, local=own_pool())

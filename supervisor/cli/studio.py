@@ -14,10 +14,9 @@ import sys
 import threading
 
 from supervisor.cli.project import open_engine
-from supervisor.cli.render import start_forkserver
 from supervisor.errors import UsageError
 from supervisor.render.service import RenderService
-from supervisor.runtime.pool import Pool, worker_preload
+from supervisor.runtime.pool import Pool, start_forkserver, worker_preload
 from supervisor.studio.app import Studio
 from supervisor.studio.server import StudioServer
 from supervisor.studio.source import Source

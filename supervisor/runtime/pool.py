@@ -637,6 +637,14 @@ def make_context(preload: tuple[str, ...] = WORKER_MODULES) -> multiprocessing.c
     return context
 
 
+def start_forkserver() -> multiprocessing.context.BaseContext:
+    """The subreaper flag and the forkserver the workers fork from, with every worker module
+    preloaded: call this while the process is still single-threaded (no worker starts yet).
+    Starting it again is free: the forkserver already running is the one used."""
+    teardown.become_subreaper()
+    return make_context(worker_preload())
+
+
 def check_socket_folder() -> None:
     """UsageError when the temporary folder is too long a path for the forkserver's socket: a
     Unix socket's path holds at most 107 bytes, and multiprocessing makes it inside the

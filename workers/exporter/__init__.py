@@ -6,22 +6,38 @@ frames, in any worker) and joined by stream copy (`join_segments`). Every file c
 recorded in an `OpenedFiles`, which is what cancel and failure clean up, and nothing else.
 Naming and clash rules live in protocol/model/output_names.py, the format table in
 protocol/model/output_formats.py.
+
+The names below are imported from their modules when first asked for, not with the package:
+the supervisor imports workers.exporter.output_folders (plain file handling) on every
+command, and `rendervisor render` must not wait for PyAV, numpy and Skia before it starts
+the worker pool's forkserver (which imports them for the workers, in parallel).
 """
 
-from workers.exporter.chunks import (Chunk, chunk_paths, export_chunk, plan_chunks,
-                                     with_new_token)
-from workers.exporter.image_sequence import ImageEncoder, frames_to_write, write_sequence
-from workers.exporter.join import JoinError, join_segments
-from workers.exporter.opened_files import OpenedFiles
-from workers.exporter.segments import (KEYFRAME_INTERVAL, Segment, SegmentError,
-                                       encode_segment, keyframe_interval_for, segment_path,
-                                       segment_ranges)
-from workers.exporter.video_encoders import CodecOptionError
+from __future__ import annotations
 
-__all__ = [
-    "Chunk", "CodecOptionError", "ImageEncoder", "chunk_paths", "export_chunk",
-    "plan_chunks", "with_new_token", "JoinError", "KEYFRAME_INTERVAL", "OpenedFiles",
-    "Segment", "SegmentError", "encode_segment", "frames_to_write", "join_segments",
-    "keyframe_interval_for",
-    "segment_path", "segment_ranges", "write_sequence",
-]
+import importlib
+
+# Each public name -> the module of this package that defines it.
+_HOMES = {
+    "Chunk": "chunks", "chunk_paths": "chunks", "export_chunk": "chunks",
+    "plan_chunks": "chunks", "with_new_token": "chunks",
+    "ImageEncoder": "image_sequence", "frames_to_write": "image_sequence",
+    "write_sequence": "image_sequence",
+    "JoinError": "join", "join_segments": "join",
+    "OpenedFiles": "opened_files",
+    "KEYFRAME_INTERVAL": "segments", "Segment": "segments", "SegmentError": "segments",
+    "encode_segment": "segments", "keyframe_interval_for": "segments",
+    "segment_path": "segments", "segment_ranges": "segments",
+    "CodecOptionError": "video_encoders",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # asked for once
+    return value

@@ -5,13 +5,15 @@ resolves no external entity and stops entities that expand past a small factor o
 
 from __future__ import annotations
 
-from workers.interchange.timeline_import import read_timeline
 from workers.probes.opened import read_whole
 from workers.tasks import TaskError
 
 
 def probe_timeline(job_file: dict, limit: int, frame_rate: float | None) -> dict:
     """The timeline's summary (protocol/model/timeline_summary.py)."""
+    # OpenTimelineIO on the first timeline, not in every worker's start: workers/interchange/
+    # tasks.py says why.
+    from workers.interchange.timeline_import import read_timeline
     try:
         text = read_whole(job_file, limit).decode("utf-8")
     except UnicodeDecodeError as error:
