@@ -132,7 +132,7 @@ def run(args) -> int:
     if args.cluster is not None:
         from supervisor.cli.cluster import require_dask  # Dask and the worker side: only here
         require_dask()
-    codec_options(args)  # a malformed pair is refused before any worker process starts
+    codec_options(args)  # a malformed pair is refused before the project is read or a worker forked
     # The forkserver first, while this process is still single-threaded: it imports Skia, PyAV
     # and numpy in its own process while this one loads and checks the project, so a short
     # render does not wait for those imports after the project is read.
