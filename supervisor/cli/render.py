@@ -43,7 +43,7 @@ def prepare_queue(engine, args, rows=None) -> None:
     """Turn the flags into the queue this process renders (in memory only). With template
     `rows`, --output is left to queue_rows, which gives it to each row's items: its fields
     are the rows' to fill in, and are checked row by row."""
-    options = flag_pairs(args.codec_option, "--codec-option", "KEY=VALUE", "crf=20")
+    options = codec_options(args)
     output = os.path.abspath(args.output) if args.output and rows is None else None
     try:
         if args.item:
@@ -93,6 +93,11 @@ def prepare_queue(engine, args, rows=None) -> None:
         raise UsageError(f"rendervisor render: {error}") from None
 
 
+def codec_options(args) -> dict[str, str]:
+    """--codec-option's KEY=VALUE pairs; UsageError naming the first malformed one."""
+    return flag_pairs(args.codec_option, "--codec-option", "KEY=VALUE", "crf=20")
+
+
 def lone_comp(engine) -> str | None:
     """The comp to render when the queue is empty: the project's only comp (its id); None
     when the queue has items. Several comps and an empty queue is a usage error naming them."""
@@ -127,6 +132,7 @@ def run(args) -> int:
     if args.cluster is not None:
         from supervisor.cli.cluster import require_dask  # Dask and the worker side: only here
         require_dask()
+    codec_options(args)  # a malformed pair is refused before the project is read or a worker forked
     # The forkserver first, while this process is still single-threaded: it imports Skia, PyAV
     # and numpy in its own process while this one loads and checks the project, so a short
     # render does not wait for those imports after the project is read.

@@ -236,24 +236,26 @@ def test_a_queue_items_start_number_numbers_its_files(tmp_path):
         "q_1002.png", "q_1003.png"]
 
 
-@pytest.mark.parametrize("rate,exact", [(23.976, Fraction(24000, 1001)),
-                                        (29.97, Fraction(30000, 1001)),
-                                        (59.94, Fraction(60000, 1001))])
-def test_ntsc_frame_rates_are_encoded_as_their_1001_fractions(tmp_path, rate, exact):
-    engine = Engine()
-    engine.run("comp.new", {"name": "Main", "width": 32, "height": 18, "frameRate": rate,
-                            "duration": 0.2})
-    engine.run("layer.add", {"comp": "Main", "type": "solid", "color": "#336699"})
+def test_ntsc_frame_rates_are_encoded_as_their_1001_fractions(tmp_path):
+    rates = {23.976: Fraction(24000, 1001), 29.97: Fraction(30000, 1001),
+             59.94: Fraction(60000, 1001)}
+    engine = Engine()  # a comp and a queued video per rate, rendered by one process
+    for number, rate in enumerate(rates):
+        engine.run("comp.new", {"name": f"N{number}", "width": 32, "height": 18,
+                                "frameRate": rate, "duration": 0.2})
+        engine.run("layer.add", {"comp": f"N{number}", "type": "solid", "color": "#336699"})
+        engine.run("renderQueue.add", {"comp": f"N{number}",
+                                       "output": str(tmp_path / f"n{number}.mp4")})
     engine.run("project.save", {"path": str(tmp_path / "ntsc.rvproj")})
-    result = rendervisor("render", tmp_path / "ntsc.rvproj", "--comp", "Main",
-                         "--output", tmp_path / "n.mp4", "--quiet")
+    result = rendervisor("render", tmp_path / "ntsc.rvproj", "--quiet")
     assert result.returncode == 0, result.stderr
-    with av.open(str(tmp_path / "n.mp4")) as video:
-        stream = video.streams.video[0]
-        assert stream.average_rate == exact
-        stamps = [frame.pts * frame.time_base for frame in video.decode(stream)]
-    assert len(stamps) == round(0.2 * rate)
-    assert stamps == [index / exact for index in range(len(stamps))]
+    for number, (rate, exact) in enumerate(rates.items()):
+        with av.open(str(tmp_path / f"n{number}.mp4")) as video:
+            stream = video.streams.video[0]
+            assert stream.average_rate == exact, rate
+            stamps = [frame.pts * frame.time_base for frame in video.decode(stream)]
+        assert len(stamps) == round(0.2 * rate), rate
+        assert stamps == [index / exact for index in range(len(stamps))], rate
 
 
 def rect_project(path, width: int, height: int, rect: dict, effect: dict | None = None,
@@ -374,13 +376,17 @@ def test_a_gif_takes_fps(tmp_path):
 def test_a_gif_dithers_a_gradient_its_palette_cannot_hold(tmp_path):
     # Black to a full colour over 512 px: more colours than its 256 entries hold.
     project = gradient_project(tmp_path / "g.rvproj", "#000000", "#ff8040")
+    dithers = ("none", "bayer", "sierra2_4a", "floyd_steinberg")
+    engine = Engine(project)  # one queue item per dither, rendered by one process
+    for dither in dithers:
+        engine.run("renderQueue.add", {"comp": "Main", "output": str(tmp_path / f"{dither}.gif"),
+                                       "codecOptions": {"dither": dither}})
+    engine.run("project.save", {})
+    result = rendervisor("render", project, "--quiet")
+    assert result.returncode == 0, result.stderr
 
     def seen_runs(dither):
-        output = tmp_path / f"{dither}.gif"
-        result = rendervisor("render", project, "--comp", "Main", "--output", output,
-                             "--codec-option", f"dither={dither}", "--quiet")
-        assert result.returncode == 0, result.stderr
-        with av.open(str(output)) as gif:
+        with av.open(str(tmp_path / f"{dither}.gif")) as gif:
             pixels = next(gif.decode(video=0)).to_ndarray(format="rgb24").astype(int)
         # Columns averaged over the rows, as the eye sees an ordered dither; the ends left
         # out, where the pattern is clipped at black and at full colour.
@@ -404,21 +410,25 @@ def decoded_luma(path) -> list[np.ndarray]:
                 .astype(int) for frame in video.decode(video=0)]
 
 
-@pytest.mark.parametrize("fmt,ext", [("h264", "mp4"), ("hevc", "mp4"), ("vp9", "webm"),
-                                     ("prores", "mov")])
-def test_a_dark_gradient_keeps_its_dither_through_a_lossy_encoder(tmp_path, fmt, ext):
+def test_a_dark_gradient_keeps_its_dither_through_a_lossy_encoder(tmp_path):
     # 15 levels of luma over 1024 px, at each format's default quality. Rounded to 8-bit Y'
     # by FFmpeg's conversion, this decoded in flat bands 63 to 128 px wide; ProRes, at 10
     # bits, keeps the compositor's dither as it is.
     project = gradient_project(tmp_path / "g.rvproj", width=1024, height=64)
-    result = rendervisor("render", project, "--comp", "Main", "--format", fmt,
-                         "--output", tmp_path / f"g.{ext}", "--quiet")
+    formats = {"h264": "mp4", "hevc": "mp4", "vp9": "webm", "prores": "mov"}
+    engine = Engine(project)  # one queue item per format, rendered by one process
+    for fmt, ext in formats.items():
+        engine.run("renderQueue.add", {"comp": "Main", "format": fmt,
+                                       "output": str(tmp_path / f"g-{fmt}.{ext}")})
+    engine.run("project.save", {})
+    result = rendervisor("render", project, "--quiet")
     assert result.returncode == 0, result.stderr
-    luma = decoded_luma(tmp_path / f"g.{ext}")[0]
-    # Columns averaged over the rows, as the eye sees the pattern: no flat band.
-    assert longest_flat_run(list(np.round(luma.mean(axis=0), 3))) <= 16
-    means = luma.reshape(64, 16, 64).mean(axis=(0, 2))
-    assert list(means) == sorted(means) and means[-1] - means[0] > 12
+    for fmt, ext in formats.items():
+        luma = decoded_luma(tmp_path / f"g-{fmt}.{ext}")[0]
+        # Columns averaged over the rows, as the eye sees the pattern: no flat band.
+        assert longest_flat_run(list(np.round(luma.mean(axis=0), 3))) <= 16, fmt
+        means = luma.reshape(64, 16, 64).mean(axis=(0, 2))
+        assert list(means) == sorted(means) and means[-1] - means[0] > 12, fmt
 
 
 def test_a_dithered_video_is_the_same_bytes_whatever_the_worker_count(tmp_path):

@@ -5,8 +5,6 @@ import json
 import os
 import signal
 
-import pytest
-
 from tests.helpers.cli_projects import plate_project, popen, rendervisor, small_project
 
 
@@ -14,21 +12,25 @@ def events(result) -> list[dict]:
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-@pytest.mark.parametrize("fmt, ext", [("png", "png"), ("jpeg", "jpg")])
-def test_skip_existing_renders_again_a_frame_that_is_empty_or_cut_short(tmp_path, fmt, ext):
+def test_skip_existing_renders_again_a_frame_that_is_empty_or_cut_short(tmp_path):
+    # A PNG and a JPEG sequence, queued in one project: frame 2 of each emptied, frame 4 cut.
+    kinds = (("png", "png"), ("jpeg", "jpg"))
     project = small_project(tmp_path / "s.rvproj",
-                            queue=[{"output": f"f_[##].{ext}", "format": fmt}])
+                            queue=[{"output": f"f_[##].{ext}", "format": fmt}
+                                   for fmt, ext in kinds])
     assert rendervisor("render", project, "--quiet").returncode == 0
-    frame = {n: tmp_path / f"f_{n:02d}.{ext}" for n in range(6)}
-    good = {n: path.read_bytes() for n, path in frame.items()}
-    frame[2].write_bytes(b"")
-    frame[4].write_bytes(good[4][:len(good[4]) // 2])
-    untouched = {n: frame[n].stat().st_ino for n in (0, 1, 3, 5)}
+    frame = {(ext, n): tmp_path / f"f_{n:02d}.{ext}" for _, ext in kinds for n in range(6)}
+    good = {key: path.read_bytes() for key, path in frame.items()}
+    untouched = {}
+    for _, ext in kinds:
+        frame[ext, 2].write_bytes(b"")
+        frame[ext, 4].write_bytes(good[ext, 4][:len(good[ext, 4]) // 2])
+        untouched.update({(ext, n): frame[ext, n].stat().st_ino for n in (0, 1, 3, 5)})
     result = rendervisor("render", project, "--skip-existing", "--json")
     assert result.returncode == 0, result.stderr
-    assert events(result)[-2]["total"] == 2  # the last progress event: two frames to write
-    assert {n: path.read_bytes() for n, path in frame.items()} == good
-    assert {n: frame[n].stat().st_ino for n in untouched} == untouched
+    assert events(result)[-2]["total"] == 4  # the last progress event: two frames of each
+    assert {key: path.read_bytes() for key, path in frame.items()} == good
+    assert {key: frame[key].stat().st_ino for key in untouched} == untouched
 
 
 def test_a_failed_sequence_keeps_the_frames_of_finished_chunks_and_a_rerun_writes_the_rest(

@@ -22,22 +22,22 @@ def project(tmp_path):
     return small_project(tmp_path / "show.rvproj", frames=20)
 
 
-def test_cluster_local_gives_byte_identical_frames_and_video(project, tmp_path):
+def test_cluster_local_gives_byte_identical_frames_and_video(tmp_path):
+    # The same project in two folders, its queue a PNG sequence, an H.264 and an AV1 video
+    # (outputs beside it), rendered by one process on this machine's workers and by one on a
+    # local Dask cluster; chunks of 3 frames, so the videos are joined from segments.
+    queue = [{"output": "frames/f_[###].png", "format": "png"},
+             {"output": "h264.mp4", "format": "h264"}, {"output": "av1.mp4", "format": "av1"}]
     for where, extra in (("local", ()), ("cluster", ("--cluster", "local"))):
-        frames = rendervisor("render", project, "--comp", "Main", "--format", "png",
-                             "--output", tmp_path / where / "f_[###].png", "--workers", "2",
-                             "--chunk-size", "3", *extra)
-        assert frames.returncode == 0, frames.stderr
-        for fmt in ("h264", "av1"):
-            video = rendervisor("render", project, "--comp", "Main", "--format", fmt,
-                                "--output", tmp_path / f"{where}-{fmt}.mp4", "--workers", "2",
-                                *extra)
-            assert video.returncode == 0, video.stderr
-    local, cluster = files(tmp_path / "local"), files(tmp_path / "cluster")
+        (tmp_path / where).mkdir()
+        project = small_project(tmp_path / where / "show.rvproj", frames=20, queue=queue)
+        result = rendervisor("render", project, "--workers", "2", "--chunk-size", "3", *extra)
+        assert result.returncode == 0, result.stderr
+    local, cluster = files(tmp_path / "local" / "frames"), files(tmp_path / "cluster" / "frames")
     assert len(local) == 20 and local == cluster
-    for fmt in ("h264", "av1"):
-        assert (tmp_path / f"local-{fmt}.mp4").read_bytes() == \
-            (tmp_path / f"cluster-{fmt}.mp4").read_bytes()
+    for name in ("h264.mp4", "av1.mp4"):
+        assert (tmp_path / "local" / name).read_bytes() == \
+            (tmp_path / "cluster" / name).read_bytes()
 
 
 def test_a_dask_worker_killed_mid_render_still_gives_the_complete_identical_output(tmp_path):
