@@ -4,8 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.compiled_sources import compile_sources
 from tests.helpers.mcp_process import mcp_server
 from tests.helpers.worker_pools import pool_context
+
+# Nearly every room starts rendervisor processes (servers, renders, forkservers): its modules
+# are compiled to bytecode once first, so those processes do not each compile them again
+# (tests/helpers/compiled_sources.py).
+compile_sources()
 
 
 @pytest.fixture(scope="session")
