@@ -57,11 +57,14 @@ def test_cancelling_a_render_task_stops_it_as_a_cancel_does_and_removes_its_outp
     output = tmp_path / "long.mp4"
 
     async def body(tasks):
+        # An hour of frames: a small frame renders in about a millisecond, so a shorter render
+        # could end between two polls (a second apart) and leave nothing to cancel.
         await tasks.client.call_tool("command_batch",
-                                     {"steps": comp_steps(output, 60, 320, 180)})
+                                     {"steps": comp_steps(output, 3600, 320, 180)})
         task = await tasks.call_as_task("command_run", {"id": "renderQueue.render"})
         # its progress shows in statusMessage: frames written of the render's total
-        seen = await tasks.poll(task.task_id, until=lambda got: got.status_message)
+        seen = await tasks.poll(task.task_id, until=lambda got: got.status_message or
+                                got.status != "working")
         cancelled = await tasks.cancel(task.task_id)
         ended = await tasks.get(task.task_id)
         errors = []
@@ -79,7 +82,7 @@ def test_cancelling_a_render_task_stops_it_as_a_cancel_does_and_removes_its_outp
         return seen[-1], cancelled, ended, errors
 
     working, cancelled, ended, errors = legacy_session(body)
-    assert working.status == "working" and "/1800" in working.status_message
+    assert working.status == "working" and "/108000" in working.status_message
     assert cancelled.status == ended.status == "cancelled"
     assert errors[0][0] == -32602 and "cancelled" in errors[0][1]
     assert errors[1] == (-32602, "Cannot cancel task: already in terminal status 'cancelled'.")
