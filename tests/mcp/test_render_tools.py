@@ -54,7 +54,9 @@ def test_render_status_says_what_is_wrong_with_a_job_or_a_wait(server, tmp_path)
     assert unknown["isError"] and text(unknown) == (
         "There is no render job 'render-9'; no render was started in this session "
         "(render_start starts one).")
-    build(server, tmp_path, seconds=20)
+    # An hour of small frames (20 s of them, 1,200 frames, rendered in about a second, so the
+    # calls below could find the job over): a render still running when it is stopped.
+    build(server, tmp_path, seconds=3600)
     job = server.run("render_start", {})["structuredContent"]["job"]
     second = server.run("render_start", {})
     assert second["isError"] and "a render is already running" in text(second)
