@@ -161,12 +161,23 @@ class Soak:
             {"id": "prop.addKey", "params": {"comp": COMP, "layer": "Mover",
                                              "path": "transform.position", "time": 2,
                                              "value": [64, 18]}},
-            # A slower comp for the renders that are cancelled: they must still be running
-            # when the cancel arrives (about a second and a half of work on two workers).
-            {"id": "comp.new", "params": {"name": LONG, "width": 160, "height": 90,
-                                          "frameRate": 30, "duration": 10}},
+            # A slower comp for the renders that are cancelled: they must still be running when
+            # the cancel arrives, some 10 ms after their first progress. Its blurred solid moves,
+            # so each frame is drawn again rather than kept from the one before; 990 frames of
+            # it (the most a three-digit frame pattern names) are some 6 s (a video) to 15 s (a
+            # sequence) of work on two workers here. Ten seconds of a still 160x90 one were 0.2
+            # to 1 s, which a machine a few times faster could finish before the cancel: the
+            # call answered, its files left.
+            {"id": "comp.new", "params": {"name": LONG, "width": 320, "height": 180,
+                                          "frameRate": 30, "duration": 33}},
             {"id": "layer.add", "params": {"comp": LONG, "type": "solid", "name": "Blurred",
-                                           "color": "#20c0f0", "width": 40, "height": 45}},
+                                           "color": "#20c0f0", "width": 80, "height": 90}},
+            {"id": "prop.addKey", "params": {"comp": LONG, "layer": "Blurred",
+                                             "path": "transform.position", "time": 0,
+                                             "value": [0, 90]}},
+            {"id": "prop.addKey", "params": {"comp": LONG, "layer": "Blurred",
+                                             "path": "transform.position", "time": 33,
+                                             "value": [320, 90]}},
             {"id": "effect.add", "params": {"comp": LONG, "layer": "Blurred",
                                             "effect": "gaussianBlur", "params": {"radius": 30}}},
             {"id": "project.save", "params": {"path": os.path.join(self.folder, "soak.rvproj")}},

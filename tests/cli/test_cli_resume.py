@@ -6,6 +6,7 @@ import os
 import signal
 
 from tests.helpers.cli_projects import plate_project, popen, rendervisor, small_project
+from tests.helpers.render_midway import segments_cached, wait_midway
 
 
 def events(result) -> list[dict]:
@@ -60,18 +61,18 @@ def test_a_video_interrupted_halfway_resumes_byte_identical_encoding_only_missin
         tmp_path):
     project = small_project(tmp_path / "v.rvproj", frames=300, width=320, height=180, blur=30,
                             queue=[{"output": "v.mp4", "codecOptions": {"preset": "veryfast"}}])
+    video = tmp_path / "v.mp4"
     process = popen("render", project, "--json", "--workers", "2")
-    for line in process.stdout:
-        event = json.loads(line)
-        if event["done"] >= 150:
-            break
+    # Interrupted once two segments are cached, the files looked at every few milliseconds: 240
+    # frames are left (some 0.8 s here). A progress event at 150 frames done left 150 (0.4 s),
+    # and events come ten a second at most.
+    wait_midway(process, lambda: segments_cached(video) >= 2, "two cached segments")
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
-    video = tmp_path / "v.mp4"
     assert not video.exists()
     cached = cached_segments(video)
-    assert 4 <= len(cached) < 10  # 300 frames: ten segments of 30
+    assert 2 <= len(cached) < 10  # 300 frames: ten segments of 30
     assert [name for name in os.listdir(tmp_path) if name.endswith(".part")] == []
 
     resumed = rendervisor("render", project, "--skip-existing", "--json", "--workers", "2")

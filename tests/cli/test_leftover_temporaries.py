@@ -4,7 +4,6 @@ writes, and `rendervisor clean` those beside the project's outputs or an `--outp
 never a name that is not shaped like one of ours, nor another task's frames
 (docs/outputs.md, "Cancel and failure"). Real processes, real files."""
 
-import json
 import os
 import signal
 import subprocess
@@ -14,6 +13,7 @@ import time
 import psutil
 
 from tests.helpers.cli_projects import ROOT, rendervisor, small_project
+from tests.helpers.render_midway import count_named, wait_midway
 
 TOKEN = "0123456789ab"
 
@@ -23,16 +23,19 @@ def plant(folder, *names) -> None:
         (folder / name).write_bytes(b"left by a render that was killed")
 
 
-def killed_midway(project, *args) -> None:
-    """Render, and kill the whole process group with SIGKILL once frames are being written:
-    no cleanup of any kind runs."""
+def killed_midway(project, video) -> None:
+    """Render the project's `video`, and kill the whole process group with SIGKILL once its
+    segments are being written: no cleanup of any kind runs."""
     process = subprocess.Popen([sys.executable, "-m", "supervisor.cli", "render", project,
-                                "--json", "--workers", "2", *args], cwd=ROOT,
+                                "--json", "--workers", "2"], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                start_new_session=True)
-    for line in process.stdout:
-        if json.loads(line).get("done", 0) >= 20:
-            break
+    # Killed once the first segments are being encoded, the files looked at every few
+    # milliseconds: the 90 frames are ahead (some 0.6 s here). A progress event at 20 frames
+    # done left 70, and events come ten a second at most: a fast machine could end the render
+    # first, leaving the video whole and nothing for the next render to remove.
+    wait_midway(process, lambda: count_named(video.parent, f".{video.name}.seg", ".part") >= 1,
+                "a segment being written")
     group = [process.pid] + [child.pid for child in psutil.Process(process.pid).children(True)]
     os.killpg(process.pid, signal.SIGKILL)
     process.wait(30)
@@ -50,7 +53,7 @@ def ours(folder) -> list[str]:
 def test_the_next_render_removes_what_a_killed_one_left_for_its_files(tmp_path):
     project = small_project(tmp_path / "v.rvproj", frames=90, width=320, height=180, blur=30,
                             queue=[{"output": "v.mp4", "codecOptions": {"preset": "veryfast"}}])
-    killed_midway(project)
+    killed_midway(project, tmp_path / "v.mp4")
     # Left by earlier kills at other moments: a segment, a sound track, a join's temporary;
     # and names that only look alike, which are someone else's.
     plant(tmp_path, f".v.mp4.seg000030.{TOKEN}.part", f".v.mp4.audio.{TOKEN}.part",

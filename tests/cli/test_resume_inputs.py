@@ -5,6 +5,7 @@ renders every segment again, so the video is never half one font and half the ot
 
 import json
 import os
+import pathlib
 import shutil
 import signal
 
@@ -12,6 +13,7 @@ import rendercv_fonts
 
 from supervisor.engine.engine import Engine
 from tests.helpers.cli_projects import popen, rendervisor
+from tests.helpers.render_midway import segments_cached, wait_midway
 
 FONTS = os.path.dirname(rendercv_fonts.__file__)
 FRAMES = 120
@@ -41,11 +43,14 @@ def branded(tmp_path) -> tuple[str, str]:
     return str(tmp_path / "v.rvproj"), font
 
 
-def interrupt_after(project, frames: int) -> None:
-    process = popen("render", project, "--json", "--workers", "2")
-    for line in process.stdout:
-        if json.loads(line).get("done", 0) >= frames:
-            break
+def interrupt_with_a_segment_cached(project) -> None:
+    """Render on one worker, and SIGINT it once its first segment is cached. One worker renders
+    the chunks in turn (of 30 frames, as on two): the first is cached with 90 frames left to
+    interrupt, where two workers finish two at once and leave 60, and a progress event at 70
+    frames done left 50 (some 0.2 s here; events come ten a second at most)."""
+    process = popen("render", project, "--json", "--workers", "1")
+    video = pathlib.Path(project).parent / "v.mp4"
+    wait_midway(process, lambda: segments_cached(video) >= 1, "a cached segment")
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
@@ -53,7 +58,7 @@ def interrupt_after(project, frames: int) -> None:
 
 def test_a_font_replaced_on_disk_renders_every_segment_again(tmp_path):
     project, font = branded(tmp_path)
-    interrupt_after(project, 70)
+    interrupt_with_a_segment_cached(project)
     cache = tmp_path / ".v.mp4.segments"
     assert cache.is_dir() and os.listdir(cache), "the interrupted render kept no segment"
     before = os.stat(font)
@@ -72,7 +77,7 @@ def test_a_font_replaced_on_disk_renders_every_segment_again(tmp_path):
 
 def test_an_unchanged_font_resumes_from_its_segments(tmp_path):
     project, _font = branded(tmp_path)
-    interrupt_after(project, 70)
+    interrupt_with_a_segment_cached(project)
     cached = len(os.listdir(tmp_path / ".v.mp4.segments"))
     resumed = rendervisor("render", project, "--skip-existing", "--json", "--workers", "2")
     assert resumed.returncode == 0, resumed.stderr

@@ -8,7 +8,9 @@ tests send what froze it and check that everything around the search still answe
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import subprocess
 import time
 
@@ -17,19 +19,22 @@ import pytest
 from tests.helpers.mcp_process import McpProcess
 
 BACKTRACKING = "^(a+)+$"  # exponential for a backtracking engine on a's followed by a '!'
-# Slow for any engine: RE2's linear-time matcher must follow about 500 states per byte here,
-# so a line of 40,000 random a's and b's takes a large fraction of a second, and the whole
-# file far longer than the search deadline. (Python's re takes minutes per line.)
-SLOW = r"(a|b)*a(a|b){500}c"
+# Slow for any engine: RE2's linear-time matcher must follow about a thousand states per byte
+# here, so a line of 16,000 random a's and b's takes about 0.07 s, and a file of them far longer
+# than the search deadline. (Python's re takes minutes per line.)
+SLOW = r"(a|b)*a(a|b){1000}c"
 
 
 def slow_file(path) -> None:
-    """200 lines of 40,000 random a's and b's (8 MB, under the 10 MiB a search reads)."""
+    """640 lines of 16,000 random a's and b's (10.2 MB, under the 10 MiB a search reads): some
+    45 s of searching here. A line is no longer than the 16,660 bytes this pattern searches of
+    one, so each is searched whole: 200 lines of 40,000 were searched in their first 33,091
+    bytes only, about 20 s in all, twice the deadline."""
     a_or_b = bytes(b"ab"[byte & 1] for byte in range(256))
-    noise = random.Random(11).randbytes(200 * 40_000).translate(a_or_b)
+    noise = random.Random(11).randbytes(640 * 16_000).translate(a_or_b)
     with open(path, "wb") as handle:
-        for start in range(0, len(noise), 40_000):
-            handle.write(noise[start:start + 40_000] + b"\n")
+        for start in range(0, len(noise), 16_000):
+            handle.write(noise[start:start + 16_000] + b"\n")
 
 
 @pytest.fixture
@@ -109,8 +114,12 @@ def test_stdin_closed_during_a_search_ends_the_server_after_the_join_grace(start
 
 
 def test_a_search_past_its_deadline_returns_what_it_found_with_a_note(start_server, tmp_path):
-    (tmp_path / "0_hit.txt").write_text("a" + "b" * 500 + "c\n")
+    (tmp_path / "0_hit.txt").write_text("a" + "b" * 1000 + "c\n")
     slow_file(tmp_path / "1_slow.txt")
+    # The same file under four more names (links: no more disk): some four minutes of searching
+    # here, so a machine many times faster still meets the deadline before the search ends.
+    for number in range(2, 6):
+        os.link(tmp_path / "1_slow.txt", tmp_path / f"{number}_slow.txt")
     server = start_server()
     started = time.monotonic()
     answer = server.run("search_files", {"path": str(tmp_path), "content": SLOW}, timeout=40)
@@ -119,9 +128,9 @@ def test_a_search_past_its_deadline_returns_what_it_found_with_a_note(start_serv
     assert answer["isError"] is False, answer
     assert [r["path"] for r in found["results"]] == [str(tmp_path / "0_hit.txt")]
     assert found["truncated"] is True
-    assert "deadline" in found["note"] and "1_slow.txt" in found["note"]
-    # The deadline is 10 s; the search itself would take a minute on an idle machine. The upper
-    # bound leaves room for one shared with other test runs.
+    assert "deadline" in found["note"] and re.search(r"[1-5]_slow\.txt", found["note"])
+    # The deadline is 10 s; the search itself would take minutes. The upper bound leaves room
+    # for a machine shared with other test runs.
     assert 9 < took < 40
 
 

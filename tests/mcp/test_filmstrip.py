@@ -162,8 +162,12 @@ def test_frames_are_drawn_on_idle_render_workers_beside_the_preview_worker(serve
                         timeout=120)
     assert result["isError"] is False
     after = worker_cpu(server)
-    drew = [pid for pid in render_workers if after.get(pid, 0) - idle.get(pid, 0) > 0.3]
-    assert drew, {pid: after.get(pid, 0) - idle.get(pid, 0) for pid in render_workers}
+    spent = {pid: after[pid] - idle.get(pid, 0) for pid in after}
+    # A share of the strip's CPU, not seconds: a faster machine draws it in less (here the
+    # busiest render worker spent 1.35 s of 2 s, and 0.3 s of it was the bound, which a machine
+    # five times faster would not reach); a worker left idle spends next to nothing.
+    drew = [pid for pid in render_workers if spent.get(pid, 0) > 0.1 * sum(spent.values())]
+    assert drew, (spent, render_workers)
 
 
 def test_a_running_render_never_delays_a_filmstrip(server, tmp_path):

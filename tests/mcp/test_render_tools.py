@@ -54,7 +54,10 @@ def test_render_status_says_what_is_wrong_with_a_job_or_a_wait(server, tmp_path)
     assert unknown["isError"] and text(unknown) == (
         "There is no render job 'render-9'; no render was started in this session "
         "(render_start starts one).")
-    build(server, tmp_path, seconds=20)
+    # An hour of small frames: a render still running when it is stopped. 20 s of them (1,200
+    # frames in the two items) took 4 s here with the machine loaded, workers' start included:
+    # a fast idle machine could end the job during the calls below.
+    build(server, tmp_path, seconds=3600)
     job = server.run("render_start", {})["structuredContent"]["job"]
     second = server.run("render_start", {})
     assert second["isError"] and "a render is already running" in text(second)

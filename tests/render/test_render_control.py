@@ -18,11 +18,19 @@ from tests.helpers.synthetic_frames import earlier_frame
 from workers.compositor import render_frame
 
 
+# Heavy frames for some 40 s of rendering here (96 took 1.7 s, on a machine 3-5 times faster a
+# fraction of a second): every test that stops, cancels or refuses a second render acts on a
+# Heavy render no machine finishes first, and a render that is to end names a frame range.
+# Frames not rendered cost nothing, but a sequence's plan names each frame (an hour's 86,400
+# took seconds), so not an hour.
+LONG_HEAVY = 2400
+
+
 @pytest.fixture
 def session():
     with render_session(workers=2) as made:
         build_comp(made.engine, "Main", frames=12)
-        heavy_comp(made.engine, "Heavy", frames=96)
+        heavy_comp(made.engine, "Heavy", frames=LONG_HEAVY)
         yield made
 
 
@@ -34,11 +42,18 @@ def status_of(engine, item):
     return next(i["status"] for i in engine.doc["renderQueue"] if i["id"] == item)
 
 
-def wait_until(condition, timeout=20.0):
+def wait_until(condition, timeout=20.0, ended=lambda: False):
+    """Poll `condition`; fail at once, saying so, if `ended()` (the render it waits on ended
+    first), rather than at the timeout."""
     deadline = time.monotonic() + timeout
     while not condition():
+        assert not ended(), "the render ended before the test could act on it"
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def render_ended(engine, item):
+    return lambda: status_of(engine, item) not in ("queued", "rendering")
 
 
 def test_progress_counts_frames_to_write_and_reaches_the_total(session, tmp_path):
@@ -96,7 +111,7 @@ def test_wait_false_returns_at_once_and_stop_cleans_up(session, tmp_path):
         listed = engine.run("renderQueue.list", {})["items"][0]
         return listed["status"] == "rendering" and 0 < listed["progress"] < 1
 
-    wait_until(rendering)
+    wait_until(rendering, ended=render_ended(engine, item))
     stopped = engine.run("renderQueue.stop", {})
     assert stopped == {"stopped": True, "items": [{"item": item, "status": "stopped"}]}
     assert files_in(tmp_path) == set()
@@ -171,12 +186,12 @@ def test_done_items_are_not_rendered_again(session, tmp_path):
 
 def test_closing_the_session_stops_a_background_render(tmp_path):
     with render_session(workers=2) as made:
-        heavy_comp(made.engine, "Heavy", frames=96)
-        made.engine.run("renderQueue.add", {"comp": "Heavy",
-                                            "output": str(tmp_path / "h.mp4")})
+        heavy_comp(made.engine, "Heavy", frames=LONG_HEAVY)
+        item = made.engine.run("renderQueue.add", {"comp": "Heavy",
+                                                   "output": str(tmp_path / "h.mp4")})["item"]
         made.engine.run("renderQueue.render", {"wait": False})
-        wait_until(lambda: made.engine.item_progress.get(
-            made.engine.doc["renderQueue"][0]["id"], 0) > 0)
+        wait_until(lambda: made.engine.item_progress.get(item, 0) > 0,
+                   ended=render_ended(made.engine, item))
     assert files_in(tmp_path) == set()
     assert not [t for t in threading.enumerate() if t.name.startswith("render-chunks")]
 
@@ -203,7 +218,7 @@ def test_stop_ends_a_blocking_render_which_answers_with_stopped_items(session, t
     caller = threading.Thread(target=lambda: answers.append(
         engine.run("renderQueue.render", {})))
     caller.start()
-    wait_until(lambda: engine.item_progress.get(item, 0) > 0)
+    wait_until(lambda: engine.item_progress.get(item, 0) > 0, ended=render_ended(engine, item))
     assert engine.run("renderQueue.stop", {})["stopped"] is True
     caller.join(20)
     [answer] = answers

@@ -12,26 +12,35 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from tests.helpers.mcp_process import McpProcess
 from tests.helpers.render_sessions import files_in, read_png
 
-HEAVY = [
-    {"id": "comp.new", "params": {"name": "Heavy", "width": 480, "height": 270,
-                                  "frameRate": 24, "duration": 5}},
-    {"id": "layer.add", "params": {"comp": "Heavy", "type": "solid", "name": "Mover",
-                                   "color": "#f0c020", "width": 120, "height": 135}},
-    {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": "Mover",
-                                     "path": "transform.position", "time": 0,
-                                     "value": [0, 135]}},
-    {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": "Mover",
-                                     "path": "transform.position", "time": 5,
-                                     "value": [480, 135]}},
-    {"id": "effect.add", "params": {"comp": "Heavy", "layer": "Mover",
-                                    "effect": "gaussianBlur", "params": {"radius": 30}}},
-]
+def heavy_steps(seconds: float) -> list[dict]:
+    """A blurred 480x270 comp "Heavy" of `seconds` at 24 frames a second."""
+    return [
+        {"id": "comp.new", "params": {"name": "Heavy", "width": 480, "height": 270,
+                                      "frameRate": 24, "duration": seconds}},
+        {"id": "layer.add", "params": {"comp": "Heavy", "type": "solid", "name": "Mover",
+                                       "color": "#f0c020", "width": 120, "height": 135}},
+        {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": "Mover",
+                                         "path": "transform.position", "time": 0,
+                                         "value": [0, 135]}},
+        {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": "Mover",
+                                         "path": "transform.position", "time": seconds,
+                                         "value": [480, 135]}},
+        {"id": "effect.add", "params": {"comp": "Heavy", "layer": "Mover",
+                                        "effect": "gaussianBlur", "params": {"radius": 30}}},
+    ]
 
 
-def start(tmp_path, *items, workers=2) -> McpProcess:
+# For the tests that cancel, stop or refuse a render: 2,400 frames, some 40 s of rendering here
+# (the 240 frames of five seconds took about 4 s, a fraction of a second on a machine a few times
+# faster, so a render could end before the cancel). Frames never rendered cost nothing; a
+# sequence's plan names each frame, so not an hour.
+LONG = 100
+
+
+def start(tmp_path, *items, workers=2, seconds=5) -> McpProcess:
     server = McpProcess("--workers", str(workers))
     server.initialize()
-    steps = HEAVY + [{"id": "renderQueue.add", "params": {"comp": "Heavy", **item}}
+    steps = heavy_steps(seconds) + [{"id": "renderQueue.add", "params": {"comp": "Heavy", **item}}
                      for item in items]
     result = server.run("command_batch", {"steps": steps})
     assert not result["isError"], result
@@ -41,6 +50,16 @@ def start(tmp_path, *items, workers=2) -> McpProcess:
 def render_call(server, token=None, **params):
     meta = {"progressToken": token} if token is not None else None
     return server.call("command_run", {"id": "renderQueue.render", "params": params}, meta=meta)
+
+
+def wait_for_progress(server, call) -> None:
+    """Until the render `call` sent its first progress; an answer first (the render ended
+    before the test could act on it) fails at once, with the answer."""
+    deadline = time.monotonic() + 30
+    while not server.notifications("notifications/progress"):
+        assert server.answers(call) == [], f"the render ended first: {server.answers(call)}"
+        assert time.monotonic() < deadline, "no progress in 30 s"
+        time.sleep(0.02)
 
 
 def test_progress_is_at_most_ten_a_second_and_strictly_increasing(tmp_path):
@@ -87,13 +106,10 @@ def test_the_last_progress_before_the_response_is_at_the_total(tmp_path):
 def test_cancel_sends_no_response_and_leaves_no_file(tmp_path):
     (tmp_path / "keep.txt").write_text("mine")
     server = start(tmp_path, {"output": str(tmp_path / "h.mp4")},
-                   {"output": str(tmp_path / "h_[###].png")})
+                   {"output": str(tmp_path / "h_[####].png")}, seconds=LONG)
     try:
         call = render_call(server, token="c1")
-        deadline = time.monotonic() + 30
-        while not server.notifications("notifications/progress"):
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_for_progress(server, call)
         server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                      "params": {"requestId": call}})
         listed = None
@@ -112,21 +128,29 @@ def test_cancel_sends_no_response_and_leaves_no_file(tmp_path):
 
 
 def test_a_second_render_is_refused_with_is_error(tmp_path):
-    server = start(tmp_path, {"output": str(tmp_path / "h_[###].png")})
+    server = start(tmp_path, {"output": str(tmp_path / "h_[####].png")}, seconds=LONG)
     try:
         first = render_call(server)
-        deadline = time.monotonic() + 30
-        while True:  # until the first render has begun
+
+        def first_status():
             listed = server.run("command_run", {"id": "renderQueue.list"})
-            if listed["structuredContent"]["items"][0]["status"] == "rendering":
-                break
+            return listed["structuredContent"]["items"][0]["status"]
+
+        deadline = time.monotonic() + 30
+        while first_status() != "rendering":  # until the first render has begun
+            assert server.answers(first) == [], f"the render ended first: {server.answers(first)}"
             assert time.monotonic() < deadline
             time.sleep(0.02)
         second = server.wait_for(render_call(server, wait=False), timeout=30)["result"]
         assert second["isError"] and "already running" in second["content"][0]["text"]
         batch = server.run("command_batch", {"steps": [{"id": "renderQueue.render"}]})
         assert batch["isError"]
-        assert server.wait_for(first, timeout=60)["result"]["structuredContent"]["completed"] == 1
+        # the refusals left the first render alone: still rendering until it is stopped
+        assert first_status() == "rendering"
+        assert server.run("command_run", {"id": "renderQueue.stop"})["structuredContent"][
+            "stopped"] is True
+        [item] = server.wait_for(first, timeout=60)["result"]["structuredContent"]["items"]
+        assert item["status"] == "stopped"
     finally:
         server.stop()
 
@@ -180,13 +204,9 @@ def test_the_official_sdk_client_renders_with_a_progress_callback(tmp_path):
 def test_sigterm_mid_render_exits_promptly_and_removes_partial_outputs(tmp_path):
     import signal
     server = start(tmp_path, {"output": str(tmp_path / "h.mp4")},
-                   {"output": str(tmp_path / "h_[###].png")})
+                   {"output": str(tmp_path / "h_[####].png")}, seconds=LONG)
     try:
-        render_call(server, token="t1")
-        deadline = time.monotonic() + 30
-        while not server.notifications("notifications/progress"):
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_for_progress(server, render_call(server, token="t1"))
         signalled = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
         server.process.wait(30)
