@@ -59,7 +59,8 @@ from supervisor.render.segment_cache import SegmentCache, content_key, remove_ca
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.render.verified_outputs import broken_frames, video_problem
 from supervisor.render.sound_jobs import SOUND, place_output, sound_payload
-from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
+from workers.exporter.chunk_plan import Chunk, chunk_paths, with_new_token
+from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import OutputFolder, folder_to_hold
 
 log = logging.getLogger("rendervisor.render")
@@ -259,6 +260,9 @@ class RenderRun:
         a wav in place; the output is then kept."""
         plan, files = item.plan, self._files[item]
         if not plan.is_sequence:
+            # Where the join's error lives, PyAV does: imported by a video's first join (as
+            # place_output imports the join), never with the render.
+            from workers.exporter.join import JoinError
             segments = [item.segments[index] for index in range(len(plan.chunks))]
             try:
                 # The cached segments stay until the output is in place: a join that fails
