@@ -23,6 +23,12 @@ writes. A chunk split differently (another --workers for a short video, another 
 has other keys and is rendered again.
 
 Removes nothing in a cache folder but files of its own naming, and a folder only when empty.
+
+The key needs PyAV (its FFmpeg's versions, the encoder's settings) and, for a text layer, the
+bundled font index (read with Skia): each is imported where the key is made, when a video is
+planned, never with this module. An image sequence never needs them, and a video needs them
+only once its render is planned, after its workers were started, not while the forkserver
+imports the same libraries for them.
 """
 
 from __future__ import annotations
@@ -36,16 +42,13 @@ import logging
 import os
 import re
 
-import av
-
 from protocol.model.effects import effect_files
 from supervisor.engine.footage_reads import files_of
-from workers.compositor.color_management import is_builtin
-from workers.compositor.fonts import family_faces
-from workers.compositor.frame import output_size
-from workers.exporter import Chunk, OpenedFiles
+from workers.compositor.color_configs import is_builtin
+from workers.compositor.output_size import output_size
+from workers.exporter.chunk_plan import Chunk
+from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import OutputFolder
-from workers.exporter.video_encoders import encoder_setup
 
 log = logging.getLogger("rendervisor.render")
 
@@ -76,6 +79,7 @@ def drawn_files(document: dict) -> list[str]:
     rule confinement checks too), each lut effect's .cube, each text layer's font file or the
     files of the family it names (bundled or the system's), and the project's OpenColorIO
     config when it is a file rather than a built-in one."""
+    from workers.compositor.fonts import family_faces  # Skia: see the module's docstring
     files = [file for item in document.get("footage", []) for file in files_of(item["path"])]
     for comp in document.get("comps", []):
         for layer in comp.get("layers", []):
@@ -101,6 +105,7 @@ def drawing_versions() -> list[str]:
     names = ["rendervisor"] + [PACKAGE_NAME.match(requirement).group(0)
                                for requirement in importlib.metadata.requires("rendervisor") or ()
                                if "extra ==" not in requirement]
+    import av  # its FFmpeg's versions; see the module's docstring
     versions = []
     for name in names:
         try:
@@ -170,6 +175,7 @@ def _encoder_settings(plan) -> object:
     """The encoder's configuration as the workers will make it (defaults, options, pixel
     format, dither), so a changed default is a changed key; the refusal's words when the
     settings cannot be used (the render then fails, and caches nothing)."""
+    from workers.exporter.video_encoders import encoder_setup  # PyAV: the module's docstring
     try:
         setup = encoder_setup(plan.format, *output_size(plan.comp, plan.scale),
                               plan.frame_rate, plan.codec_options)
