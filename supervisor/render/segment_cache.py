@@ -25,8 +25,8 @@ has other keys and is rendered again.
 Removes nothing in a cache folder but files of its own naming, and a folder only when empty.
 
 The key needs PyAV (its FFmpeg's versions, the encoder's settings) and, for a text layer, the
-bundled font index (read with Skia): each is imported where the key is made, when a video is
-planned, never with this module. An image sequence never needs them, and a video needs them
+font index (read with Skia: supervisor/engine/font_index.py): each is imported where the key
+is made, when a video is planned, never with this module. An image sequence never needs them, and a video needs them
 only once its render is planned, after its workers were started, not while the forkserver
 imports the same libraries for them.
 """
@@ -43,6 +43,7 @@ import os
 import re
 
 from protocol.model.effects import effect_files
+from supervisor.engine.font_index import font_index
 from supervisor.engine.footage_reads import files_of
 from workers.compositor.color_configs import is_builtin
 from workers.compositor.output_size import output_size
@@ -79,7 +80,6 @@ def drawn_files(document: dict) -> list[str]:
     rule confinement checks too), each lut effect's .cube, each text layer's font file or the
     files of the family it names (bundled or the system's), and the project's OpenColorIO
     config when it is a file rather than a built-in one."""
-    from workers.compositor.fonts import family_faces  # Skia: see the module's docstring
     files = [file for item in document.get("footage", []) for file in files_of(item["path"])]
     for comp in document.get("comps", []):
         for layer in comp.get("layers", []):
@@ -90,7 +90,8 @@ def drawn_files(document: dict) -> list[str]:
             if content.get("fontFile"):
                 files.append(content["fontFile"])
             else:
-                files += [face.path for face in family_faces(content.get("font"))]
+                files += [face.path
+                          for face in font_index().family_faces(content.get("font"))]
     config = (document.get("colorManagement") or {}).get("config")
     if config and not is_builtin(config):
         files.append(config)
