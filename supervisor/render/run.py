@@ -109,12 +109,14 @@ class RenderRun:
         self.items = [ItemRun(plan, clock=time.monotonic, keep_stopped=keep_stopped)
                       for plan in plans]
         self._files = {item: ItemFiles(cache=cache_for(item.plan)) for item in self.items}
-        for item, files in self._files.items():
-            if files.cache is not None and not item.plan.resume:
-                # Its key's settings are first needed when a segment is done: made beside the
-                # first chunks, not before they are sent (SegmentCache.settings).
-                threading.Thread(target=files.cache.settings, daemon=True,
-                                 name="segment-cache-settings").start()
+        # A video's key settings are first needed when a segment is done: made beside the
+        # first chunks, not before they are sent (SegmentCache.settings); one thread for all
+        # items (a template's rows can be hundreds).
+        unkeyed = [files.cache for item, files in self._files.items()
+                   if files.cache is not None and not item.plan.resume]
+        if unkeyed:
+            threading.Thread(target=lambda: [cache.settings() for cache in unkeyed],
+                             daemon=True, name="segment-cache-settings").start()
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
             for index, chunk in self._tasks(item))
