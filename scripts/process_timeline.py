@@ -10,7 +10,9 @@ for `--frames 0` and to H.264 (libx264 veryfast, crf 23) otherwise, reading the 
 every SAMPLE_SECONDS. For each process (the supervisor, the forkserver, each worker by the
 order it started): when it appeared and ended, in seconds from the command's start, and its
 CPU seconds; for the supervisor also the CPU it had spent when the forkserver appeared (the
-work done in series before the workers' imports can start). One JSON object, with the load
+work done in series before the workers' imports can start) and when the first worker appeared
+(what it spent beside the forkserver's preload, competing with it for the cores). One JSON
+object, with the load
 average before and after: on a shared machine wall times are mostly the scheduler's, the CPU
 figures much less so.
 """
@@ -86,6 +88,10 @@ def one_pass(checkout: str, folder: str, frames: str, extra: list[str]) -> dict:
                             if root.pid in seen:
                                 seen[root.pid]["supervisor_cpu_at_forkserver"] = \
                                     seen[root.pid]["cpu"]
+                        if (seen[member.pid]["role"] == "worker" and root.pid in seen
+                                and "supervisor_cpu_at_first_worker" not in seen[root.pid]):
+                            seen[root.pid]["supervisor_cpu_at_first_worker"] = \
+                                seen[root.pid]["cpu"]
                     entry = seen[member.pid]
                     entry["cpu"] = round(times.user + times.system, 2)
                     entry["last_seen"] = round(now, 2)

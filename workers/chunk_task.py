@@ -1,6 +1,6 @@
 """The `render_chunk` task: render one chunk of a queue item's frames and export them.
 
-The supervisor plans the chunk (workers/exporter/chunks.py) and records every file it can
+The supervisor plans the chunk (workers/exporter/chunk_plan.py) and records every file it can
 create before sending it here; this task draws each frame with the compositor, from the
 snapshot's render plan (prepared for the chunk's frames at once), into one reused array, hands
 it to the exporter (frames to their files, or a video segment), and reports each written frame

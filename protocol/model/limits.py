@@ -73,3 +73,7 @@ MAX_FONT_BYTES = 128 * 1024 * 1024
 # images embedded); past this a mistaken path is refused before it is read into memory, and a
 # zip bomb before it is unpacked.
 MAX_VECTOR_FOOTAGE_BYTES = 64 * 1024 * 1024
+
+# Bytes read of a .cube LUT file: a 65^3 file with long numbers and comments fits many times
+# over; past this a mistaken path (a video, a disk image) is refused before it is read whole.
+MAX_CUBE_BYTES = 32 * 1024 * 1024

@@ -59,7 +59,7 @@ from workers.exporter import OpenedFiles
 from workers.exporter.complete_frames import is_complete_frame
 from workers.exporter.image_sequence import write_image
 from workers.exporter.output_folders import OutputFolder
-from workers.exporter.segments import segment_path
+from workers.exporter.keyframe_grid import segment_path
 
 # A task that raised is tried this many more times (a node whose footage mount hiccupped).
 RETRIES = 2

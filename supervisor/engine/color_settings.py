@@ -17,9 +17,7 @@ import os
 from supervisor.confinement.roots import shown
 from supervisor.engine.named_files import named_file_size, snapshot_problem
 from supervisor.errors import CommandError
-from workers.compositor.color_management import (MAX_CONFIG_BYTES, ColorError, color_space_name,
-                                                 display_view, is_builtin, linear_matrix,
-                                                 open_config)
+from workers.compositor.color_configs import MAX_CONFIG_BYTES, ColorError, is_builtin
 
 DEFAULT_CONFIG = "cg-config"
 CONFIG_HINT = "cg-config, studio-config, an ocio:// name OpenColorIO lists, or a .ocio file"
@@ -41,9 +39,10 @@ def checked_color_management(engine, value: dict | None) -> dict | None:
     loaded = _builtin(settings)
     if loaded is not None:
         try:
-            working = color_space_name(loaded, settings.get("workingSpace", "scene_linear"),
-                                       "colorManagement.workingSpace")
-            linear_matrix(loaded, working)
+            ocio = _ocio()
+            working = ocio.color_space_name(loaded, settings.get("workingSpace", "scene_linear"),
+                                            "colorManagement.workingSpace")
+            ocio.linear_matrix(loaded, working)
         except ColorError as error:
             raise CommandError(str(error)) from None
     return settings
@@ -56,7 +55,7 @@ def check_config(engine, config) -> str:
         raise CommandError(f"colorManagement.config must be {CONFIG_HINT}; got {config!r}.")
     if is_builtin(config):
         try:
-            open_config(config)
+            _ocio().open_config(config)
         except ColorError as error:
             raise CommandError(str(error)) from None
         return config
@@ -79,7 +78,7 @@ def check_color_space(document: dict, name) -> str:
     loaded = _builtin(document.get("colorManagement"))
     if loaded is not None:
         try:
-            color_space_name(loaded, name, "colorSpace")
+            _ocio().color_space_name(loaded, name, "colorSpace")
         except ColorError as error:
             raise CommandError(str(error)) from None
     return name
@@ -91,7 +90,7 @@ def check_view(document: dict, display: str | None, view: str | None) -> None:
     loaded = _builtin(document.get("colorManagement"))
     if loaded is not None and (display or view):
         try:
-            display_view(loaded, display, view)
+            _ocio().display_view(loaded, display, view)
         except ColorError as error:
             raise CommandError(str(error)) from None
 
@@ -108,8 +107,16 @@ def check_config_file(engine, document: dict) -> None:
                            "to null.")
 
 
+def _ocio():
+    """OpenColorIO's side of the checks, imported when a built-in config is first opened: a
+    project with no colour management (and every render's supervisor) never needs
+    OpenColorIO, Skia and numpy, which that module imports."""
+    from workers.compositor import color_management
+    return color_management
+
+
 def _builtin(settings: dict | None):
     """The loaded config when `settings` name a built-in one, else None."""
     if not settings or not is_builtin(settings.get("config", "")):
         return None
-    return open_config(settings["config"])
+    return _ocio().open_config(settings["config"])

@@ -20,8 +20,7 @@ import os
 import unicodedata
 
 from protocol.model.keyframes import is_animated
-from workers.compositor.fonts import (DEFAULT_FAMILY, coverage, emoji_face, fallback_faces,
-                                      missing_family, primary_faces)
+from supervisor.engine.font_index import font_index
 
 # Characters named in one warning; a longer list says how many more.
 MAX_NAMED_CHARACTERS = 12
@@ -32,20 +31,21 @@ _SILENT_CATEGORIES = ("Cf", "Cc", "Zs", "Zl", "Zp")
 
 def font_warnings(probes, content: dict) -> list[str]:
     """The warnings of a text layer's `content`; `probes` knows its font file, if any."""
+    fonts = font_index()
     font_file = content.get("fontFile")
     warnings = []
     file_ranges = None
     if font_file:
         if not os.path.isfile(font_file):
             warnings.append(f"the font file {font_file} does not exist or is not a file; the "
-                            f"text is drawn in {DEFAULT_FAMILY}")
+                            f"text is drawn in {fonts.DEFAULT_FAMILY}")
         else:
             known = probes.known(font_file)
             if known is None:
                 return warnings  # never read here: nothing is known of its characters
             file_ranges = known["coverage"]
     else:
-        problem = missing_family(content.get("font"))
+        problem = fonts.missing_family(content.get("font"))
         if problem is not None:
             warnings.append(problem)
     missing = uncovered(content, file_ranges)
@@ -63,13 +63,15 @@ def uncovered(content: dict, file_ranges: list | None = None) -> list[str]:
     """The characters of every text the layer shows that no face it can use has, in order:
     its font file's (`file_ranges`, [[first, last], ...]) or its family's, then the bundled
     fallbacks."""
+    fonts = font_index()
     texts = content.get("text", "")
     values = [key["value"] for key in texts["keys"]] if is_animated(texts) else [texts]
     characters: dict[str, None] = {}
     for value in values:
         characters.update(dict.fromkeys(str(value)))
-    primary = () if file_ranges is not None else primary_faces(content.get("font"))
-    maps = [coverage(face) for face in (*primary, *fallback_faces(400, False), emoji_face())]
+    primary = () if file_ranges is not None else fonts.primary_faces(content.get("font"))
+    maps = [fonts.coverage(face)
+            for face in (*primary, *fonts.fallback_faces(400, False), fonts.emoji_face())]
     starts = [first for first, _ in file_ranges or ()]
 
     def in_file(code: int) -> bool:

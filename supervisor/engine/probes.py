@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.cancel import Cancel, Cancelled
-from protocol.model.limits import MAX_FONT_BYTES, MAX_PROJECT_BYTES, MAX_VECTOR_FOOTAGE_BYTES
+from protocol.model.limits import (MAX_CUBE_BYTES, MAX_FONT_BYTES, MAX_PROJECT_BYTES,
+                                   MAX_VECTOR_FOOTAGE_BYTES)
 from protocol.model.timeline_summary import MAX_TIMELINE_BYTES
 from protocol.wire.frames import OUT_OF_MEMORY
 from supervisor.confinement.checked_files import NotRegularFile, Verify, open_regular
@@ -42,7 +43,6 @@ from supervisor.confinement.roots import shown
 from supervisor.errors import CommandError
 from supervisor.runtime.pool import DEADLINE, JobFailed, Pool, make_context, worker_preload
 from supervisor.runtime.worker_memory import describe_bytes
-from workers.compositor.cube_files import MAX_CUBE_BYTES
 
 KIND = "probe"  # the worker kind probes run on
 # Summaries kept: every footage item, font file and caption file a session touches in a while.

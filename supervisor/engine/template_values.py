@@ -21,10 +21,10 @@ import os
 from protocol.model.document import compact
 from protocol.model.template_params import (ParamError, apply_values, check_row, find_param,
                                             footage_paths, resolved_values, target_kinds)
+from supervisor.engine.font_index import font_index
 from supervisor.engine.footage_probe import layer_types_showing, still_shown
 from supervisor.engine.footage_reads import check_document, probed
 from supervisor.errors import CommandError
-from workers.compositor.fonts import missing_family
 
 
 def checked_values(engine, document: dict, given, folder: str | None = None) -> dict:
@@ -37,7 +37,7 @@ def checked_values(engine, document: dict, given, folder: str | None = None) -> 
         if param["type"] == "footage":
             checked[name] = _footage_path(engine, name, value, folder)
             footage_fields(engine, document, {name: checked[name]})
-        elif param["type"] == "font" and missing_family(value) is not None:
+        elif param["type"] == "font" and font_index().missing_family(value) is not None:
             raise ParamError(name, f"no font family {value!r} is bundled or installed on this "
                                    "machine; font.list lists the families")
     return checked

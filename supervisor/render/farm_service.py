@@ -7,7 +7,7 @@ Kept apart so the MCP session's service carries no command-line option."""
 from __future__ import annotations
 
 from supervisor.render.service import RenderService
-from workers.exporter import plan_chunks
+from workers.exporter.chunk_plan import plan_chunks
 
 
 class FarmRenderService(RenderService):

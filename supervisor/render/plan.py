@@ -44,7 +44,8 @@ from supervisor.engine.probes import Probes
 from supervisor.errors import CommandError
 from supervisor.render.inputs import ProjectInputs
 from supervisor.render.sound_plan import SoundPlan, plan_sound
-from workers.exporter import Chunk, keyframe_interval_for, plan_chunks
+from workers.exporter.chunk_plan import Chunk, plan_chunks
+from workers.exporter.keyframe_grid import keyframe_interval_for
 from workers.exporter.complete_frames import is_complete_frame
 
 # A chunk is what one worker takes at a time. Small chunks keep every worker busy to the end

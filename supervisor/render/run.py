@@ -59,7 +59,8 @@ from supervisor.render.segment_cache import SegmentCache, content_key, remove_ca
 from supervisor.render.snapshot_jobs import run_with_snapshot
 from supervisor.render.verified_outputs import broken_frames, video_problem
 from supervisor.render.sound_jobs import SOUND, place_output, sound_payload
-from workers.exporter import Chunk, JoinError, OpenedFiles, chunk_paths, with_new_token
+from workers.exporter.chunk_plan import Chunk, chunk_paths, with_new_token
+from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import OutputFolder, folder_to_hold
 
 log = logging.getLogger("rendervisor.render")
@@ -108,6 +109,14 @@ class RenderRun:
         self.items = [ItemRun(plan, clock=time.monotonic, keep_stopped=keep_stopped)
                       for plan in plans]
         self._files = {item: ItemFiles(cache=cache_for(item.plan)) for item in self.items}
+        # A video's key settings are first needed when a segment is done: made beside the
+        # first chunks, not before they are sent (SegmentCache.settings); one thread for all
+        # items (a template's rows can be hundreds).
+        unkeyed = [files.cache for item, files in self._files.items()
+                   if files.cache is not None and not item.plan.resume]
+        if unkeyed:
+            threading.Thread(target=lambda: [cache.settings() for cache in unkeyed],
+                             daemon=True, name="segment-cache-settings").start()
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
             for index, chunk in self._tasks(item))
@@ -259,6 +268,9 @@ class RenderRun:
         a wav in place; the output is then kept."""
         plan, files = item.plan, self._files[item]
         if not plan.is_sequence:
+            # Where the join's error lives, PyAV does: imported by a video's first join (as
+            # place_output imports the join), never with the render.
+            from workers.exporter.join import JoinError
             segments = [item.segments[index] for index in range(len(plan.chunks))]
             try:
                 # The cached segments stay until the output is in place: a join that fails

@@ -23,6 +23,12 @@ writes. A chunk split differently (another --workers for a short video, another 
 has other keys and is rendered again.
 
 Removes nothing in a cache folder but files of its own naming, and a folder only when empty.
+
+The key needs PyAV (its FFmpeg's versions, the encoder's settings) and, for a text layer, the
+font index (read with Skia: supervisor/engine/font_index.py): each is imported where the key
+is made, when a video is planned, never with this module. An image sequence never needs them, and a video needs them
+only once its render is planned, after its workers were started, not while the forkserver
+imports the same libraries for them.
 """
 
 from __future__ import annotations
@@ -35,17 +41,16 @@ import json
 import logging
 import os
 import re
-
-import av
+import threading
 
 from protocol.model.effects import effect_files
+from supervisor.engine.font_index import font_index
 from supervisor.engine.footage_reads import files_of
-from workers.compositor.color_management import is_builtin
-from workers.compositor.fonts import family_faces
-from workers.compositor.frame import output_size
-from workers.exporter import Chunk, OpenedFiles
+from workers.compositor.color_configs import is_builtin
+from workers.compositor.output_size import output_size
+from workers.exporter.chunk_plan import Chunk
+from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import OutputFolder
-from workers.exporter.video_encoders import encoder_setup
 
 log = logging.getLogger("rendervisor.render")
 
@@ -86,7 +91,8 @@ def drawn_files(document: dict) -> list[str]:
             if content.get("fontFile"):
                 files.append(content["fontFile"])
             else:
-                files += [face.path for face in family_faces(content.get("font"))]
+                files += [face.path
+                          for face in font_index().family_faces(content.get("font"))]
     config = (document.get("colorManagement") or {}).get("config")
     if config and not is_builtin(config):
         files.append(config)
@@ -101,6 +107,7 @@ def drawing_versions() -> list[str]:
     names = ["rendervisor"] + [PACKAGE_NAME.match(requirement).group(0)
                                for requirement in importlib.metadata.requires("rendervisor") or ()
                                if "extra ==" not in requirement]
+    import av  # its FFmpeg's versions; see the module's docstring
     versions = []
     for name in names:
         try:
@@ -138,12 +145,27 @@ class SegmentCache:
 
     def __init__(self, plan, content: str) -> None:
         self.folder = cache_folder(plan.output)
-        self._settings = [content, drawing_versions(), plan.comp["id"], plan.format,
-                          plan.codec_options, _encoder_settings(plan), plan.frame_rate,
-                          plan.scale, plan.transparent]
+        self._plan = plan
+        self._content = content  # the files' identities: taken now, before any chunk is sent
+        self._settings: list | None = None
+        self._making = threading.Lock()
+
+    def settings(self) -> list:
+        """Everything but the chunk that decides a segment's bytes, made by the first caller
+        (the others wait for it). A render that does not resume asks on a thread of its own
+        as it starts (RenderRun), so PyAV's import and the encoder's settings, 0.1 to 0.15 s
+        of CPU, run beside its first chunks instead of holding them back; nothing in them
+        depends on the files, which `content` stamped before."""
+        with self._making:
+            if self._settings is None:
+                plan = self._plan
+                self._settings = [self._content, drawing_versions(), plan.comp["id"],
+                                  plan.format, plan.codec_options, _encoder_settings(plan),
+                                  plan.frame_rate, plan.scale, plan.transparent]
+            return self._settings
 
     def path(self, chunk: Chunk) -> str:
-        key = _digest([self._settings, list(chunk.frames), chunk.first_index,
+        key = _digest([self.settings(), list(chunk.frames), chunk.first_index,
                        chunk.keyframe_interval])
         return os.path.join(self.folder, key + ".seg")
 
@@ -170,6 +192,7 @@ def _encoder_settings(plan) -> object:
     """The encoder's configuration as the workers will make it (defaults, options, pixel
     format, dither), so a changed default is a changed key; the refusal's words when the
     settings cannot be used (the render then fails, and caches nothing)."""
+    from workers.exporter.video_encoders import encoder_setup  # PyAV: the module's docstring
     try:
         setup = encoder_setup(plan.format, *output_size(plan.comp, plan.scale),
                               plan.frame_rate, plan.codec_options)

@@ -22,9 +22,9 @@ import math
 
 from supervisor.render.plan import ItemPlan
 from supervisor.render.sound_plan import SoundPlan
-from workers.exporter.sound_tracks import FLOAT_CODEC
-from workers.exporter import OpenedFiles, join_segments
 from workers.exporter.atomic_files import publish
+from workers.exporter.opened_files import OpenedFiles
+from workers.exporter.sound_track_plan import FLOAT_CODEC
 
 # The index a sound job has among its item's tasks (chunks are 0, 1, ...).
 SOUND = -1
@@ -71,6 +71,11 @@ def place_output(plan: ItemPlan, segments: list, opened: OpenedFiles,
     (a resumable video's cache removes them once the output is in place)."""
     track = plan.sound.path(plan.output) if plan.sound is not None else None
     if plan.chunks:
+        # PyAV (and numpy with it) is imported by the first join, not with the render: an
+        # image sequence never needs it here, and a video needs it only once its segments
+        # are in, long after the workers' own imports, which it would compete with for the
+        # cores at start-up.
+        from workers.exporter.join import join_segments
         join_segments(segments, plan.format, plan.output, plan.frame_rate, opened,
                       remove_segments=remove_segments, sound_track=track)
         if track is not None and not opened.remove(track):

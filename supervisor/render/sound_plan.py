@@ -17,7 +17,7 @@ from fractions import Fraction
 from protocol.model.audio import item_has_sound, sample_rate
 from protocol.model.frame_rates import exact_frame_rate
 from workers.exporter.atomic_files import new_token
-from workers.exporter.sound_tracks import sound_track_path
+from workers.exporter.sound_track_plan import sound_track_path
 
 
 @dataclass

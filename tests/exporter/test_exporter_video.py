@@ -13,8 +13,8 @@ from protocol.model.output_formats import output_format
 from tests.helpers.synthetic_frames import HEIGHT, WIDTH, moving_frame, moving_frames
 from workers.exporter import (JoinError, OpenedFiles, encode_segment, join_segments,
                               keyframe_interval_for, segment_path, segment_ranges)
-from workers.exporter.segments import (KEYFRAME_INTERVAL, KEYFRAME_UNITS, MAX_KEYFRAME_INTERVAL,
-                                       MIN_KEYFRAME_INTERVAL)
+from workers.exporter.keyframe_grid import (KEYFRAME_INTERVAL, KEYFRAME_UNITS,
+                                           MAX_KEYFRAME_INTERVAL, MIN_KEYFRAME_INTERVAL)
 from workers.exporter.pixels import is_opaque, over_black
 from workers.exporter.video_encoders import CodecOptionError, encoder_setup
 

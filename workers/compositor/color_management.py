@@ -34,11 +34,9 @@ import numpy as np
 import PyOpenColorIO as ocio
 import skia
 
-# Short names for the configs built into OpenColorIO: the newest version of each.
-BUILTIN_CONFIGS = {"cg-config": "ocio://cg-config-latest",
-                   "studio-config": "ocio://studio-config-latest"}
-# A config file is YAML of a few hundred kilobytes at most (the studio config is 200 KB).
-MAX_CONFIG_BYTES = 4 * 1024 * 1024
+from workers.compositor.color_configs import (BUILTIN_CONFIGS, MAX_CONFIG_BYTES, ColorError,
+                                              config_uri, is_builtin)
+
 # Footage pictures kept converted into the working space: the stills a comp shows (a video's
 # frames change every frame). Each is 16 bytes a pixel.
 CONVERTED_KEPT = 8
@@ -57,19 +55,6 @@ HINT = ("use a config built into OpenColorIO (cg-config, studio-config) or a .oc
 
 # What OpenColorIO raises: its Exception, and ExceptionMissingFile, which is not one of those.
 OCIO_ERRORS = (ocio.Exception, ocio.ExceptionMissingFile)
-
-
-class ColorError(ValueError):
-    """A colour setting that cannot be used; the message is the whole sentence."""
-
-
-def config_uri(config: str) -> str:
-    """What OpenColorIO opens for a `colorManagement.config` value."""
-    return BUILTIN_CONFIGS.get(config, config)
-
-
-def is_builtin(config: str) -> bool:
-    return config in BUILTIN_CONFIGS or config.startswith("ocio://")
 
 
 def builtin_names() -> list[str]:

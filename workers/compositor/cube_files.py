@@ -22,12 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from protocol.model.limits import MAX_CUBE_BYTES
+
 # Entries along each axis. 33 is the usual grading LUT, 65 the finest Resolve writes; a 65^3
 # file is about 8 MB of text and parses in about a second here, once per worker.
 MAX_CUBE_SIZE = 65
-# Bytes read of a .cube file: a 65^3 file with long numbers and comments fits many times over;
-# past this a mistaken path (a video, a disk image) is refused before it is read whole.
-MAX_CUBE_BYTES = 32 * 1024 * 1024
 HINT = "export it again as a 3D .cube LUT (LUT_3D_SIZE 2 to 65)"
 
 

@@ -34,6 +34,7 @@ from workers.compositor.deep_frames import comp_depth, render_deep
 from workers.compositor.footage import FootageCache
 from workers.compositor.motion_blur import (average_premultiplied, motion_blur_settings,
                                             sample_times)
+from workers.compositor.output_size import output_size
 from workers.compositor.render_plan import RenderPlan
 
 # Bytes of surfaces kept between frames: a render uses one size, a preview worker a few (its
@@ -72,14 +73,6 @@ def compiled(document: dict, comp_id: str, footage: FootageCache | None,
         return plan
     return RenderPlan(document, comp_id, footage if footage is not None else
                       default_footage_cache())
-
-
-def output_size(comp: dict, scale: float) -> tuple[int, int]:
-    if not scale > 0:
-        raise ValueError(f"scale must be above 0 (1 is full size, 0.5 half), not {scale!r}")
-    width = max(1, int(round(float(comp.get("width", 1920)) * scale)))
-    height = max(1, int(round(float(comp.get("height", 1080)) * scale)))
-    return width, height
 
 
 def _surface(width: int, height: int) -> tuple[skia.Surface, np.ndarray]:

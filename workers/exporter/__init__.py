@@ -19,15 +19,15 @@ import importlib
 
 # Each public name -> the module of this package that defines it.
 _HOMES = {
-    "Chunk": "chunks", "chunk_paths": "chunks", "export_chunk": "chunks",
-    "plan_chunks": "chunks", "with_new_token": "chunks",
+    "Chunk": "chunk_plan", "chunk_paths": "chunk_plan", "export_chunk": "chunks",
+    "plan_chunks": "chunk_plan", "with_new_token": "chunk_plan",
     "ImageEncoder": "image_sequence", "frames_to_write": "image_sequence",
     "write_sequence": "image_sequence",
     "JoinError": "join", "join_segments": "join",
     "OpenedFiles": "opened_files",
-    "KEYFRAME_INTERVAL": "segments", "Segment": "segments", "SegmentError": "segments",
-    "encode_segment": "segments", "keyframe_interval_for": "segments",
-    "segment_path": "segments", "segment_ranges": "segments",
+    "KEYFRAME_INTERVAL": "keyframe_grid", "Segment": "segments", "SegmentError": "segments",
+    "encode_segment": "segments", "keyframe_interval_for": "keyframe_grid",
+    "segment_path": "keyframe_grid", "segment_ranges": "keyframe_grid",
     "CodecOptionError": "video_encoders",
 }
 

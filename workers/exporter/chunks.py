@@ -1,4 +1,4 @@
-"""Splitting an item's frames into chunks for the render workers, and exporting one chunk.
+"""Exporting one chunk of an item's frames; the split into chunks is chunk_plan.py's.
 
 The split is the exporter's business because video chunks must start on the key frame
 interval (see segments.py) for the joined video to be identical however many workers ran;
@@ -21,72 +21,16 @@ nothing the supervisor cannot remove by name. A retried chunk gets a fresh token
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 import numpy as np
 
 from protocol.model.output_formats import output_format
-from protocol.model.output_names import frame_path
-from workers.exporter.atomic_files import new_token, temporary_path
+from workers.exporter.chunk_plan import Chunk
 from workers.exporter.image_sequence import write_sequence
+from workers.exporter.keyframe_grid import segment_path
 from workers.exporter.opened_files import OpenedFiles
-from workers.exporter.segments import (KEYFRAME_INTERVAL, encode_segment, keyframe_interval_for,
-                                       segment_path)
-
-
-@dataclass(frozen=True)
-class Chunk:
-    frames: tuple[int, ...]  # comp frame numbers, in output order
-    first_index: int  # the position of frames[0] among the item's frames (a video's frame index)
-    token: str = field(default_factory=new_token, compare=False)  # names its temporaries
-    # The item's key frame interval (video): every chunk of one video carries the same one,
-    # which plan_chunks sets from the item's frame count (keyframe_interval_for).
-    keyframe_interval: int = KEYFRAME_INTERVAL
-
-
-def with_new_token(chunk: Chunk) -> Chunk:
-    """The same chunk for a retry, with temporaries of its own."""
-    return replace(chunk, token=new_token())
-
-
-def chunk_paths(chunk: Chunk, fmt: str, output: str, start_number: int = 0) -> list[str]:
-    """Every file `export_chunk` can create for this chunk: a sequence's frames (numbered from
-    `start_number`) and their temporaries, or a video chunk's segment."""
-    if not output_format(fmt).is_sequence:
-        return [segment_path(output, chunk.first_index, chunk.token)]
-    paths = []
-    for number in chunk.frames:
-        final = frame_path(output, number, start_number)
-        paths += [final, temporary_path(final, token=chunk.token)]
-    return paths
-
-
-def plan_chunks(frames: Iterable[int], fmt: str, parts: int, chunk_size: int | None = None,
-                keyframe_interval: int | None = None) -> list[Chunk]:
-    """Split an item's frames into `parts` near-equal chunks, or into chunks of `chunk_size`.
-
-    Video chunks start on multiples of the key frame interval (a chunk_size is rounded up to
-    one), so the joined video does not depend on the split. The interval is
-    `keyframe_interval_for(len(frames))` unless given, and every chunk carries it."""
-    frames = tuple(frames)
-    if not frames:
-        return []
-    if keyframe_interval is None:
-        keyframe_interval = keyframe_interval_for(len(frames))
-    step = 1 if output_format(fmt).is_sequence else keyframe_interval
-    units = -(-len(frames) // step)
-    if chunk_size is not None:
-        per_chunk = max(1, -(-chunk_size // step))
-        bounds = list(range(0, units, per_chunk)) + [units]
-    else:
-        parts = max(1, min(parts, units))
-        bounds = [(units * part) // parts for part in range(parts + 1)]
-    chunks = []
-    for start, end in zip(bounds, bounds[1:]):
-        first, last = start * step, min(len(frames), end * step)
-        chunks.append(Chunk(frames[first:last], first, keyframe_interval=keyframe_interval))
-    return chunks
+from workers.exporter.segments import encode_segment
 
 
 def export_chunk(chunk: Chunk, rendered: Iterable[np.ndarray], fmt: str, output: str,

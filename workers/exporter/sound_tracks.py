@@ -2,11 +2,11 @@
 beside the pictures (join.py), or a wav item's whole output.
 
 The track is written once per item, by one worker, under a temporary name known before the job
-is sent (`sound_track_path`, from the item's token), so the supervisor's record holds it
-before anything is written and a cancel or a killed worker leaves nothing behind. It is written
-in the container its item's file will be (MP4 for h264, hevc and av1, QuickTime for prores, WebM
-for vp9, WAV for wav), so the encoder's header (AAC's priming, Opus's pre-skip) and each
-packet's timing travel with a plain stream copy.
+is sent (`sound_track_path` in sound_track_plan.py, from the item's token), so the supervisor's
+record holds it before anything is written and a cancel or a killed worker leaves nothing
+behind. It is written in the container its item's file will be (MP4 for h264, hevc and av1,
+QuickTime for prores, WebM for vp9, WAV for wav), so the encoder's header (AAC's priming,
+Opus's pre-skip) and each packet's timing travel with a plain stream copy.
 
 Every container is opened with `fflags=+bitexact`: WebM otherwise writes random segment and
 track ids, and the same mix must make the same bytes on every render. The mix is clipped to
@@ -23,20 +23,13 @@ import numpy as np
 
 from protocol.model.codec_options import CodecOptionRefused, audio_bitrate, check_audio_options
 from protocol.model.output_formats import AUDIO_CODECS, FORMATS
-from workers.exporter.atomic_files import temporary_path
 from workers.exporter.opened_files import OpenedFiles
 from workers.exporter.output_folders import fd_path
+from workers.exporter.sound_track_plan import FLOAT_CODEC
 from workers.exporter.video_encoders import CONTAINERS, CodecOptionError
 
 SOUND_CONTAINERS = {**CONTAINERS, "wav": "wav"}
-# The one codec that keeps samples past full scale (everything else is clipped to it).
-FLOAT_CODEC = "pcm_f32le"
 BITEXACT = {"fflags": "+bitexact"}
-
-
-def sound_track_path(output: str, token: str) -> str:
-    """The temporary a sound track for `output` is written to (the supervisor records it)."""
-    return temporary_path(output, "audio", token)
 
 
 def audio_codec(fmt: str, name: str | None):

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from supervisor.engine.commands.registry import command
 from supervisor.engine.font_files import read_font_file
+from supervisor.engine.font_index import font_index
 from supervisor.errors import CommandError
-from workers.compositor.fonts import all_families, family_faces
-from workers.compositor.glyph_names import family_glyphs
 
 
 @command("font.list", "List fonts",
@@ -23,7 +22,7 @@ from workers.compositor.glyph_names import family_glyphs
          {"filter": {"type": "string", "description": "part of a family name"}}, kind="read",
          waits_on="probe")
 def font_list(engine, params, work):
-    fonts = all_families()
+    fonts = font_index().all_families()
     for path in sorted({layer["content"]["fontFile"] for comp in engine.doc["comps"]
                         for layer in comp["layers"]
                         if layer["type"] == "text" and layer["content"].get("fontFile")}):
@@ -55,7 +54,11 @@ MAX_GLYPHS = 200
                      "\"arrow right\""}},
          required=("family",), kind="read")
 def font_glyphs(engine, params, work):
-    faces = [face for face in family_faces(params["family"]) if face.source == "bundled"]
+    # The glyph names sit beside the font index, and import it: not with the engine either
+    # (supervisor/engine/font_index.py says why).
+    from workers.compositor.glyph_names import family_glyphs
+    faces = [face for face in font_index().family_faces(params["family"])
+             if face.source == "bundled"]
     if not faces:
         raise CommandError(f"font.glyphs reads the bundled families, and {params['family']!r} "
                            "is not one; font.list lists them (filter \"Awesome\" for the "

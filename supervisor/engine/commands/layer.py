@@ -28,7 +28,7 @@ from supervisor.engine.commands.registry import (COLOR, COLOR_FORMAT, COMP_REF, 
 from supervisor.engine.font_files import check_font_file
 from supervisor.engine.font_warnings import font_warnings
 from supervisor.errors import CommandError
-from workers.compositor.fonts import bundled_families
+from workers.compositor.bundled_families import BUNDLED_FAMILIES
 
 ATTRIBUTE_PARAMS = {
     "name": {"type": "string"},
@@ -92,7 +92,7 @@ CONTENT_PARAMS = {
                    "stroke, px"},
     "text": {"type": "string", "description": "text: the text; lines separated by \\n"},
     "font": {"type": "string", "description": "text: a font family: bundled ones draw the "
-             "same everywhere (" + ", ".join(bundled_families()) + ", and Noto Sans for "
+             "same everywhere (" + ", ".join(BUNDLED_FAMILIES) + ", and Noto Sans for "
              "other scripts); font.list lists them and this machine's; any other name draws in "
              "Roboto (default sans-serif), with a warning"},
     "fontFile": formatted(READ_PATH, "text: a font file (.ttf, .otf, .ttc, .woff, .woff2) to "

@@ -22,7 +22,6 @@ from supervisor.engine.commands.prop import replace_keys
 from supervisor.engine.commands.registry import COMP_REF, LAYER_REF, command
 from supervisor.engine.commands.text import measured, play_preset
 from supervisor.errors import CommandError
-from workers.compositor.layer_boxes import content_rect
 
 
 @command("preset.list", "List animation presets",
@@ -76,6 +75,9 @@ def preset_apply(engine, params, work):
 def _apply(engine, work, comp: dict, layer: dict, name: str, time, duration,
            given: dict) -> dict:
     """Plan preset `name` for `layer` and store what it plans; its result."""
+    # The compositor's layer boxes import Skia and its text layout: with the first preset, not
+    # with the engine, which every front door imports (`rendervisor render` applies none).
+    from workers.compositor.layer_boxes import content_rect
     doc = engine.doc
     preset = PRESETS[name]
     if preset.layer_types and layer["type"] not in preset.layer_types:
