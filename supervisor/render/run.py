@@ -115,7 +115,7 @@ class RenderRun:
         unkeyed = [files.cache for item, files in self._files.items()
                    if files.cache is not None and not item.plan.resume]
         if unkeyed:
-            threading.Thread(target=lambda: [cache.settings() for cache in unkeyed],
+            threading.Thread(target=_make_settings_ahead, args=(unkeyed,),
                              daemon=True, name="segment-cache-settings").start()
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
@@ -486,3 +486,14 @@ def _what(index: int, chunk, doing: bool = False) -> str:
 def _span(chunk: Chunk) -> str:
     first, last = chunk.frames[0], chunk.frames[-1]
     return f"{first}-{last}" if first != last else str(first)
+
+
+def _make_settings_ahead(caches: list[SegmentCache]) -> None:
+    """Each cache's key settings made ahead of its first segment. A failure here is left to
+    the render's own thread, which asks again when a segment is done and reports it there as
+    any failure of the render; raised on this thread it would print a traceback to stderr."""
+    for cache in caches:
+        try:
+            cache.settings()
+        except Exception:  # noqa: BLE001 (asked again, and reported, by the render)
+            return
