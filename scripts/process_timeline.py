@@ -12,9 +12,8 @@ order it started): when it appeared and ended, in seconds from the command's sta
 CPU seconds; for the supervisor also the CPU it had spent when the forkserver appeared (the
 work done in series before the workers' imports can start) and when the first worker appeared
 (what it spent beside the forkserver's preload, competing with it for the cores). One JSON
-object, with the load
-average before and after: on a shared machine wall times are mostly the scheduler's, the CPU
-figures much less so.
+object, with the load average before and after: on a shared machine wall times are mostly the
+scheduler's, the CPU figures much less so.
 """
 
 from __future__ import annotations

@@ -164,7 +164,7 @@ class Soak:
             # A slower comp for the renders that are cancelled: they must still be running when
             # the cancel arrives, some 10 ms after their first progress. Its blurred solid moves,
             # so each frame is drawn again rather than kept from the one before; 990 frames of
-            # it (the most a three-digit frame pattern names) are some 6 s (a video) to 15 s (a
+            # it (within the 1,000 a three-digit frame pattern names) are some 6 s (a video) to 15 s (a
             # sequence) of work on two workers here. Ten seconds of a still 160x90 one were 0.2
             # to 1 s, which a machine a few times faster could finish before the cancel: the
             # call answered, its files left.

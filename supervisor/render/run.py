@@ -109,14 +109,6 @@ class RenderRun:
         self.items = [ItemRun(plan, clock=time.monotonic, keep_stopped=keep_stopped)
                       for plan in plans]
         self._files = {item: ItemFiles(cache=cache_for(item.plan)) for item in self.items}
-        # A video's key settings are first needed when a segment is done: made beside the
-        # first chunks, not before they are sent (SegmentCache.settings); one thread for all
-        # items (a template's rows can be hundreds).
-        unkeyed = [files.cache for item, files in self._files.items()
-                   if files.cache is not None and not item.plan.resume]
-        if unkeyed:
-            threading.Thread(target=_make_settings_ahead, args=(unkeyed,),
-                             daemon=True, name="segment-cache-settings").start()
         self._queue: deque[tuple[ItemRun, int, Chunk]] = deque(
             (item, index, chunk) for item in self.items if not item.finished
             for index, chunk in self._tasks(item))
@@ -135,6 +127,14 @@ class RenderRun:
         self._progress_lock = threading.Lock()
         self._reported = -1  # the last count passed to on_progress
         self.cancel.on_cancel(self._drop_queue)
+        # A video's key settings are first needed when a segment is done: made beside the
+        # first chunks, not before they are sent (SegmentCache.settings); one thread for all
+        # items (a template's rows can be hundreds).
+        unkeyed = [files.cache for item, files in self._files.items()
+                   if files.cache is not None and not item.plan.resume]
+        if unkeyed:
+            threading.Thread(target=_make_settings_ahead, args=(unkeyed, self.cancel),
+                             daemon=True, name="segment-cache-settings").start()
 
     def _tasks(self, item: ItemRun) -> list[tuple[int, object]]:
         """(index, what to run): the sound first, so it mixes while the chunks draw; then the
@@ -268,8 +268,8 @@ class RenderRun:
         a wav in place; the output is then kept."""
         plan, files = item.plan, self._files[item]
         if not plan.is_sequence:
-            # Where the join's error lives, PyAV does: imported by a video's first join (as
-            # place_output imports the join), never with the render.
+            # Where the join's error lives, PyAV does: imported when a video or a wav is put in
+            # place (as place_output imports the join), never with the render.
             from workers.exporter.join import JoinError
             segments = [item.segments[index] for index in range(len(plan.chunks))]
             try:
@@ -488,11 +488,15 @@ def _span(chunk: Chunk) -> str:
     return f"{first}-{last}" if first != last else str(first)
 
 
-def _make_settings_ahead(caches: list[SegmentCache]) -> None:
-    """Each cache's key settings made ahead of its first segment. A failure here is left to
-    the render's own thread, which asks again when a segment is done and reports it there as
-    any failure of the render; raised on this thread it would print a traceback to stderr."""
+def _make_settings_ahead(caches: list[SegmentCache], cancel: Cancel) -> None:
+    """Each cache's key settings made ahead of its first segment, in queue order, until the
+    render is stopped (a template's hundreds of rows need none of them then). A failure is
+    left where it would have come anyway: the render's own thread asks again when a segment
+    is done, and the item fails there as any failure of the render does; raised on this
+    thread, it would only be printed, out of any item's hearing."""
     for cache in caches:
+        if cancel.cancelled:
+            return
         try:
             cache.settings()
         except Exception:  # noqa: BLE001 (asked again, and reported, by the render)

@@ -25,10 +25,11 @@ has other keys and is rendered again.
 Removes nothing in a cache folder but files of its own naming, and a folder only when empty.
 
 The key needs PyAV (its FFmpeg's versions, the encoder's settings) and, for a text layer, the
-font index (read with Skia: supervisor/engine/font_index.py): each is imported where the key
-is made, when a video is planned, never with this module. An image sequence never needs them, and a video needs them
-only once its render is planned, after its workers were started, not while the forkserver
-imports the same libraries for them.
+font index (read with Skia: supervisor/engine/font_index.py): each is imported where it is
+used, never with this module. The files are stamped when a video is planned; the rest of the
+key is made on a thread as its render starts, beside its first chunks (RenderRun), after its
+workers were started, not while the forkserver imports the same libraries for them. An image
+sequence needs none of it.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.helpers.mcp_process import McpProcess
 from tests.helpers.render_sessions import files_in, read_png
+from workers.exporter.complete_frames import is_complete_frame
 
 def heavy_steps(seconds: float) -> list[dict]:
     """A blurred 480x270 comp "Heavy" of `seconds` at 24 frames a second."""
@@ -151,6 +152,11 @@ def test_a_second_render_is_refused_with_is_error(tmp_path):
             "stopped"] is True
         [item] = server.wait_for(first, timeout=60)["result"]["structuredContent"]["items"]
         assert item["status"] == "stopped"
+        # and its files are what any stopped sequence keeps (docs/outputs.md): whole frames
+        # only, no temporary left by a render the refusals had disturbed
+        frames = files_in(tmp_path) - {"keep.txt"}
+        assert all(name.startswith("h_") and name.endswith(".png") and
+                   is_complete_frame(str(tmp_path / name), "png") for name in frames), frames
     finally:
         server.stop()
 

@@ -1,7 +1,7 @@
 """Exporting one chunk of an item's frames; the split into chunks is chunk_plan.py's.
 
 The split is the exporter's business because video chunks must start on the key frame
-interval (see segments.py) for the joined video to be identical however many workers ran;
+interval (see keyframe_grid.py) for the joined video to be identical however many workers ran;
 sequence frames are independent and split anywhere.
 
 The whole flow for one item, as the orchestration runs it:
