@@ -33,6 +33,7 @@ import psutil  # noqa: E402
 
 from supervisor.render.segment_cache import CACHE_SUFFIX, SEGMENT_NAME  # noqa: E402
 from tests.helpers.mcp_process import McpProcess  # noqa: E402
+from tests.helpers.moving_solid import moving_solid_steps  # noqa: E402
 
 # A generous bound on any one answer: a missing answer, not a slow one, is what the soak finds.
 ANSWER_WITHIN = 120.0
@@ -151,35 +152,16 @@ class Soak:
     def setup(self) -> None:
         self.server.initialize()
         steps = [
-            {"id": "comp.new", "params": {"name": COMP, "width": 64, "height": 36,
-                                          "frameRate": 30, "duration": 2}},
-            {"id": "layer.add", "params": {"comp": COMP, "type": "solid", "name": "Mover",
-                                           "color": "#f0c020", "width": 16, "height": 18}},
-            {"id": "prop.addKey", "params": {"comp": COMP, "layer": "Mover",
-                                             "path": "transform.position", "time": 0,
-                                             "value": [0, 18]}},
-            {"id": "prop.addKey", "params": {"comp": COMP, "layer": "Mover",
-                                             "path": "transform.position", "time": 2,
-                                             "value": [64, 18]}},
+            *moving_solid_steps(COMP, 64, 36, 30, 2),
             # A slower comp for the renders that are cancelled: they must still be running when
             # the cancel arrives, some 10 ms after their first progress. Its blurred solid moves,
             # so each frame is drawn again rather than kept from the one before; 990 frames of
-            # it (within the 1,000 a three-digit frame pattern names) are some 6 s (a video) to 15 s (a
-            # sequence) of work on two workers here. Ten seconds of a still 160x90 one were 0.2
-            # to 1 s, which a machine a few times faster could finish before the cancel: the
-            # call answered, its files left.
-            {"id": "comp.new", "params": {"name": LONG, "width": 320, "height": 180,
-                                          "frameRate": 30, "duration": 33}},
-            {"id": "layer.add", "params": {"comp": LONG, "type": "solid", "name": "Blurred",
-                                           "color": "#20c0f0", "width": 80, "height": 90}},
-            {"id": "prop.addKey", "params": {"comp": LONG, "layer": "Blurred",
-                                             "path": "transform.position", "time": 0,
-                                             "value": [0, 90]}},
-            {"id": "prop.addKey", "params": {"comp": LONG, "layer": "Blurred",
-                                             "path": "transform.position", "time": 33,
-                                             "value": [320, 90]}},
-            {"id": "effect.add", "params": {"comp": LONG, "layer": "Blurred",
-                                            "effect": "gaussianBlur", "params": {"radius": 30}}},
+            # it (within the 1,000 a three-digit frame pattern names) are some 6 s (a video) to
+            # 15 s (a sequence) of work on two workers here. Ten seconds of a still 160x90 one
+            # were 0.2 to 1 s, which a machine a few times faster could finish before the
+            # cancel: the call answered, its files left.
+            *moving_solid_steps(LONG, 320, 180, 30, 33, blur=30, layer="Blurred",
+                                color="#20c0f0"),
             {"id": "project.save", "params": {"path": os.path.join(self.folder, "soak.rvproj")}},
         ]
         answer = self.call("command_batch", {"steps": steps})

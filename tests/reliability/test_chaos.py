@@ -25,6 +25,7 @@ import psutil
 
 from protocol.model.frame_spec import frames_of
 from tests.helpers.mcp_process import McpProcess
+from tests.helpers.moving_solid import moving_solid_steps
 from tests.helpers.process_tree import processes_running, tree_of, zombies_under
 
 KILLS = int(os.environ.get("CHAOS_KILLS", "10"))
@@ -50,21 +51,7 @@ RSS_SLACK = 100 * 1024 * 1024
 
 
 def comp_steps(name: str) -> list[dict]:
-    duration = FRAMES / RATE
-    return [
-        {"id": "comp.new", "params": {"name": name, "width": WIDTH, "height": HEIGHT,
-                                      "frameRate": RATE, "duration": duration}},
-        {"id": "layer.add", "params": {"comp": name, "type": "solid", "name": "Mover",
-                                       "color": "#f0c020", "width": 40, "height": 45}},
-        {"id": "prop.addKey", "params": {"comp": name, "layer": "Mover",
-                                         "path": "transform.position", "time": 0,
-                                         "value": [0, HEIGHT / 2]}},
-        {"id": "prop.addKey", "params": {"comp": name, "layer": "Mover",
-                                         "path": "transform.position", "time": duration,
-                                         "value": [WIDTH, HEIGHT / 2]}},
-        {"id": "effect.add", "params": {"comp": name, "layer": "Mover",
-                                        "effect": "gaussianBlur", "params": {"radius": 30}}},
-    ]
+    return moving_solid_steps(name, WIDTH, HEIGHT, RATE, FRAMES / RATE, blur=30)
 
 
 class Chaos:

@@ -23,6 +23,7 @@ import pytest
 
 from tests.helpers import mcp_process
 from tests.helpers.mcp_process import McpProcess
+from tests.helpers.moving_solid import moving_solid_steps
 
 TEXT = "a long line of text to make the project bigger than the room left " * 900  # ~59 KB, within
 # the longest string a project may hold (protocol/model/limits.py)
@@ -36,20 +37,7 @@ RENDER_WITHIN = 120.0  # a 30-frame render takes a second; the bound absorbs a l
 
 
 def comp_steps() -> list[dict]:
-    return [
-        {"id": "comp.new", "params": {"name": "Disk", "width": 160, "height": 90,
-                                      "frameRate": 30, "duration": 1}},
-        {"id": "layer.add", "params": {"comp": "Disk", "type": "solid", "name": "Mover",
-                                       "color": "#f0c020", "width": 40, "height": 45}},
-        {"id": "prop.addKey", "params": {"comp": "Disk", "layer": "Mover",
-                                         "path": "transform.position", "time": 0,
-                                         "value": [0, 45]}},
-        {"id": "prop.addKey", "params": {"comp": "Disk", "layer": "Mover",
-                                         "path": "transform.position", "time": 1,
-                                         "value": [160, 45]}},
-        {"id": "effect.add", "params": {"comp": "Disk", "layer": "Mover",
-                                        "effect": "gaussianBlur", "params": {"radius": 8}}},
-    ]
+    return moving_solid_steps("Disk", 160, 90, 30, 1, blur=8)
 
 
 # -- ways to fail -----------------------------------------------------------------------------

@@ -11,24 +11,13 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from tests.helpers.mcp_process import McpProcess
 from tests.helpers.render_sessions import files_in, read_png
+from tests.helpers.moving_solid import moving_solid_steps
 from workers.exporter.complete_frames import is_complete_frame
+
 
 def heavy_steps(seconds: float) -> list[dict]:
     """A blurred 480x270 comp "Heavy" of `seconds` at 24 frames a second."""
-    return [
-        {"id": "comp.new", "params": {"name": "Heavy", "width": 480, "height": 270,
-                                      "frameRate": 24, "duration": seconds}},
-        {"id": "layer.add", "params": {"comp": "Heavy", "type": "solid", "name": "Mover",
-                                       "color": "#f0c020", "width": 120, "height": 135}},
-        {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": "Mover",
-                                         "path": "transform.position", "time": 0,
-                                         "value": [0, 135]}},
-        {"id": "prop.addKey", "params": {"comp": "Heavy", "layer": "Mover",
-                                         "path": "transform.position", "time": seconds,
-                                         "value": [480, 135]}},
-        {"id": "effect.add", "params": {"comp": "Heavy", "layer": "Mover",
-                                        "effect": "gaussianBlur", "params": {"radius": 30}}},
-    ]
+    return moving_solid_steps("Heavy", 480, 270, 24, seconds, blur=30)
 
 
 # For the tests that cancel, stop or refuse a render: 2,400 frames, some 40 s of rendering here
@@ -41,8 +30,8 @@ LONG = 100
 def start(tmp_path, *items, workers=2, seconds=5) -> McpProcess:
     server = McpProcess("--workers", str(workers))
     server.initialize()
-    steps = heavy_steps(seconds) + [{"id": "renderQueue.add", "params": {"comp": "Heavy", **item}}
-                     for item in items]
+    steps = heavy_steps(seconds) + [
+        {"id": "renderQueue.add", "params": {"comp": "Heavy", **item}} for item in items]
     result = server.run("command_batch", {"steps": steps})
     assert not result["isError"], result
     return server
